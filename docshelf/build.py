@@ -1,0 +1,134 @@
+"""One document from source bytes to its shelf files: convert → clean → structure → split → render.
+
+Pure: no disk, no Git. ``shelf.py`` decides where the files go and commits them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import convert, toc
+from .clean import clean
+from .config import ShelfConfig
+from .ids import category_path, derive_id, doc_slug
+from .split import Section, split_document
+from .structure import find_headings, guess_title
+
+EDITION_KEYS = ("adopted", "valid_from", "valid_to", "replaced_by", "amends", "amended_by")
+_LATIN = re.compile(r"[A-Za-z]")
+_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+
+
+@dataclass(frozen=True)
+class DocOptions:
+    """What the maintainer said about a document at ``add``; stored in its meta for ``rebuild``."""
+
+    source: str  # file name under sources/
+    category: str = ""
+    id: str = ""
+    title: str = ""
+    quality: str = "fast"
+    split: bool = True
+    edition: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BuiltDoc:
+    """A built document: files relative to the shelf root, and its meta record."""
+
+    id: str
+    title: str
+    category: str  # folder path under docs/
+    slug: str
+    files: dict[str, str]  # shelf-relative path -> text
+    meta: dict[str, Any]
+
+    @property
+    def meta_path(self) -> str:
+        return f"docs/{self.category}/{self.slug}.meta.json"
+
+    @property
+    def entry_path(self) -> str:
+        """The file a table of contents links to: the subindex of a split document, else the document."""
+        return self.meta["entry"]  # type: ignore[no-any-return]
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def approx_tokens(text: str) -> int:
+    """A tokenizer-free estimate: ~3.2 characters per token for Russian, ~4 for English."""
+    cyr = len(_CYRILLIC.findall(text[:20000]))
+    lat = len(_LATIN.findall(text[:20000]))
+    per_token = 3.2 if cyr >= lat else 4.0
+    return max(1, round(len(text) / per_token))
+
+
+def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> BuiltDoc:
+    """Convert and split one source into its shelf files (see the module docstring)."""
+    converted = convert.convert(data, name=options.source, quality=options.quality, pdf_engine=config.pdf_engine)
+    blocks = clean(converted.blocks)
+    if not any(b.text.strip() for b in blocks):
+        from .errors import ConversionError
+
+        raise ConversionError(
+            f"{options.source}: the document is empty after conversion. Check that it has text.", source=options.source
+        )
+    headings = find_headings(blocks)
+    stem = options.source.rsplit(".", 1)[0]
+    title = options.title or guess_title(blocks, headings, converted.title or stem)
+    doc_id = options.id or derive_id(blocks, stem)
+    english = len(_LATIN.findall(title)) > len(_CYRILLIC.findall(title))
+    category = category_path(options.category or config.default_category)
+    slug = doc_slug(doc_id)
+    total = sum(len(b.text) for b in blocks)
+    split = options.split and total >= config.split.min_split_chars
+    if split:
+        sections = split_document(
+            blocks, headings, max_chars=config.split.max_section_chars, english=english, preamble_title=title
+        )
+    else:
+        sections = split_document(blocks, [], max_chars=10**12, english=english, preamble_title=title)
+    base = f"docs/{category}/{slug}"
+    files: dict[str, str] = {}
+    records = []
+    for s in sections:
+        path = f"{base}/{s.slug}.md" if split else f"{base}.md"
+        files[path] = s.markdown
+        records.append(_section_record(path, s))
+    meta: dict[str, Any] = {
+        "id": doc_id,
+        "title": title,
+        "category": category,
+        "entry": f"{base}/subindex.md" if split else f"{base}.md",
+        "source": {"file": f"sources/{options.source}", "sha256": sha256(data), "bytes": len(data)},
+        "converter": {"name": converted.converter, "version": converted.converter_version},
+        "pages": converted.pages,
+        "language": "en" if english else "ru",
+        "options": {"quality": options.quality, "split": options.split},
+        "edition": {k: v for k, v in options.edition.items() if v},
+        "sections": records,
+        "warnings": list(converted.warnings),
+    }
+    if split:
+        files[f"{base}/subindex.md"] = toc.render_subindex(meta)
+    files[f"{base}.meta.json"] = json.dumps(meta, ensure_ascii=False, indent=2) + "\n"
+    return BuiltDoc(doc_id, title, category, slug, files, meta)
+
+
+def _section_record(path: str, s: Section) -> dict[str, Any]:
+    return {
+        "path": path,
+        "title": s.title,
+        "clause": s.clause,
+        "groups": list(s.groups),
+        "pages": list(s.pages),
+        "bytes": len(s.markdown.encode("utf-8")),
+        "tokens": approx_tokens(s.markdown),
+        "numbers": list(s.numbers),
+    }

@@ -1,0 +1,143 @@
+"""``docshelf check``: lint a shelf so a broken one never reaches the server (the shelf's CI gate)."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import shelf, toc
+from .build import sha256
+from .config import load
+from .convert.pdf import garbled_share
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+_ARTICLE = re.compile(r"^ст\. (\d+)(?:\.(\d+))?")
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    kind: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check(root: Path) -> list[Problem]:
+    """Every problem found on the shelf's working tree (empty list = healthy)."""
+    config = load(root)
+    metas = shelf.metas(root)
+    problems: list[Problem] = []
+    problems += _check_index(root, config.name, config.description, metas)
+    linked: set[str] = set()
+    for meta in metas:
+        problems += _check_doc(root, meta, config.split.max_section_chars, linked)
+    problems += _check_orphans(root, linked)
+    return problems
+
+
+def _check_index(root: Path, name: str, description: str, metas: list[dict[str, Any]]) -> list[Problem]:
+    index = root / "index.md"
+    if not index.is_file():
+        return [Problem("index.md", "missing", "the root index is missing; run `docshelf rebuild`.")]
+    out = []
+    text = index.read_text(encoding="utf-8")
+    if text != toc.render_index(name, description, metas):
+        out.append(Problem("index.md", "stale", "index.md differs from the documents' metas (hand edit?); run `docshelf rebuild`."))
+    out += _check_links(root, "index.md", text)
+    return out
+
+
+def _check_links(root: Path, rel: str, text: str) -> list[Problem]:
+    out = []
+    for target in _LINK.findall(text):
+        if "://" in target:
+            continue
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target))
+        if not (root / resolved).is_file():
+            out.append(Problem(rel, "broken-link", f"link to {target} points to no file; run `docshelf rebuild`."))
+    return out
+
+
+def _check_doc(root: Path, meta: dict[str, Any], max_chars: int, linked: set[str]) -> list[Problem]:
+    out: list[Problem] = []
+    entry = meta["entry"]
+    src = root / meta["source"]["file"]
+    if not src.is_file():
+        out.append(Problem(meta["source"]["file"], "missing-source", f"source of {meta['id']} is missing; restore it from Git."))
+    elif sha256(src.read_bytes()) != meta["source"]["sha256"]:
+        out.append(Problem(meta["source"]["file"], "source-changed", "the source differs from the one converted; run `docshelf rebuild`."))
+    if entry.endswith("subindex.md"):
+        sub = root / entry
+        if not sub.is_file():
+            out.append(Problem(entry, "missing", "the document's subindex is missing; run `docshelf rebuild`."))
+        else:
+            text = sub.read_text(encoding="utf-8")
+            if text != toc.render_subindex(meta):
+                out.append(Problem(entry, "stale", "subindex differs from the meta (hand edit?); run `docshelf rebuild`."))
+            out += _check_links(root, entry, text)
+        linked.add(entry)
+    slugs = Counter(s["path"] for s in meta["sections"])
+    out += [Problem(p, "duplicate-slug", "two sections share this file name.") for p, n in slugs.items() if n > 1]
+    for s in meta["sections"]:
+        linked.add(s["path"])
+        out += _check_section(root, s, max_chars)
+    out += _check_numbering(meta)
+    return out
+
+
+def _check_section(root: Path, s: dict[str, Any], max_chars: int) -> list[Problem]:
+    path = root / s["path"]
+    if not path.is_file():
+        return [Problem(s["path"], "missing", "section file is missing; run `docshelf rebuild`.")]
+    text = path.read_text(encoding="utf-8")
+    body = "\n".join(ln for ln in text.splitlines() if not ln.startswith("#")).strip()
+    out = []
+    if not body:
+        out.append(Problem(s["path"], "empty", "section has a heading but no text."))
+    if len(text) > 2 * max_chars:
+        out.append(Problem(s["path"], "oversized", f"{len(text)} characters (limit {2 * max_chars}); lower split.max_section_chars or check the headings."))
+    if garbled_share(text) > 0.2:
+        out.append(Problem(s["path"], "garbled", "text looks like a broken font encoding; re-export or OCR the source."))
+    return out
+
+
+def _check_numbering(meta: dict[str, Any]) -> list[Problem]:
+    """Articles numbered with a gap or a repeat: a missing article is a legal shelf's worst silent failure."""
+    seen: list[tuple[int, int]] = []
+    for s in meta["sections"]:
+        m = _ARTICLE.match(s.get("clause", ""))
+        if m:
+            key = (int(m.group(1)), int(m.group(2) or 0))
+            if not seen or seen[-1] != key:
+                seen.append(key)
+    out = []
+    for (a, a_sub), (b, b_sub) in zip(seen, seen[1:], strict=False):
+        if (b, b_sub) <= (a, a_sub):
+            out.append(Problem(meta["entry"], "numbering", f"{meta['id']}: ст. {b} after ст. {a} (repeat or out of order)."))
+        elif b_sub == 0 and b > a + 1:
+            out.append(Problem(meta["entry"], "numbering", f"{meta['id']}: ст. {a} is followed by ст. {b}; ст. {a + 1} is missing."))
+    return out
+
+
+def _check_orphans(root: Path, linked: set[str]) -> list[Problem]:
+    docs = root / "docs"
+    if not docs.is_dir():
+        return []
+    out = []
+    for path in sorted(docs.rglob("*.md")):
+        rel = path.relative_to(root).as_posix()
+        if rel not in linked:
+            out.append(Problem(rel, "orphan", "no index links to this file; remove it or run `docshelf rebuild`."))
+    for path in sorted(docs.rglob("*.meta.json")):
+        try:
+            json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            out.append(Problem(path.relative_to(root).as_posix(), "bad-meta", "not valid JSON; restore it from Git."))
+    return out

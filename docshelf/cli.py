@@ -1,0 +1,158 @@
+"""The ``docshelf`` command: a thin face over the library (each command parses, calls, prints).
+
+Errors: every ``DocShelfError`` becomes ``Error: …`` on stderr and exit 1, in one place
+(``main``); usage errors exit 2 (click). Progress goes to stderr, results to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import check as check_mod
+from . import reader, shelf
+from .build import DocOptions
+from .errors import DocShelfError
+
+SHELF_OPTION = click.option(
+    "--shelf",
+    "shelf_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The shelf directory (default: $DOCSHELF_SHELF or the current directory).",
+)
+
+
+def _shelf(shelf_dir: Path | None) -> Path:
+    return shelf_dir or Path(os.environ.get("DOCSHELF_SHELF") or ".")
+
+
+def _emit(data: dict[str, Any], as_json: bool, text: str) -> None:
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="docshelf")
+def cli() -> None:
+    """DocShelf: regulations and manuals as a Git shelf of Markdown sections, served over MCP."""
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", help="The shelf's name (default: the directory name).")
+def init(directory: Path, name: str | None) -> None:
+    """Create a new shelf in DIRECTORY from the template, with a first commit."""
+    shelf.init(directory, name=name)
+    click.echo(f"Created shelf {directory}. Add documents with: docshelf add FILE --shelf {directory}")
+
+
+@cli.command()
+@click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
+@SHELF_OPTION
+@click.option("--category", default="", help="Folder under docs/ (e.g. laws/personal-data).")
+@click.option("--id", "doc_id", default="", help="Citation id as people cite it: 152-ФЗ, ПП 1119, RFC 4271.")
+@click.option("--title", default="", help="Document title (default: taken from the document).")
+@click.option("--quality", type=click.Choice(["fast", "high"]), default="fast", show_default=True,
+              help="fast: DocShelf's own extractor; high: marker-pdf (needs docshelf[marker] and its models).")
+@click.option("--no-split", is_flag=True, help="Keep the document as one file.")
+@click.option("--branch", default=None, help="Commit on this branch (created if needed), ready for a pull request.")
+@click.option("--no-commit", is_flag=True, help="Write the files but do not commit.")
+@click.option("--adopted", default="", help="Date the act was adopted (YYYY-MM-DD).")
+@click.option("--valid-from", default="", help="Date this edition enters into force.")
+@click.option("--valid-to", default="", help="Date this edition stops being in force.")
+@click.option("--replaced-by", default="", help="Id of the document that replaces this one.")
+@click.option("--amends", default="", help="Id of the document this one amends.")
+def add(sources: tuple[Path, ...], shelf_dir: Path | None, category: str, doc_id: str, title: str, quality: str,
+        no_split: bool, branch: str | None, no_commit: bool, adopted: str, valid_from: str, valid_to: str,
+        replaced_by: str, amends: str) -> None:
+    """Convert SOURCES (PDF, DOCX, HTML, TXT, Markdown) and add them to the shelf in one commit."""
+    edition = {"adopted": adopted, "valid_from": valid_from, "valid_to": valid_to,
+               "replaced_by": replaced_by, "amends": amends}
+    opts = DocOptions(source="", category=category, id=doc_id, title=title, quality=quality,
+                      split=not no_split, edition={k: v for k, v in edition.items() if v})
+    docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit)
+    for d in docs:
+        click.echo(f"{d.id}\t{d.entry_path}\t{len(d.meta['sections'])} section(s)")
+
+
+@cli.command()
+@SHELF_OPTION
+@click.option("--no-commit", is_flag=True, help="Write the files but do not commit.")
+def rebuild(shelf_dir: Path | None, no_commit: bool) -> None:
+    """Regenerate all sections and indexes from sources/ (idempotent)."""
+    changed = shelf.rebuild(_shelf(shelf_dir), commit=not no_commit)
+    click.echo("rebuilt: changes written" if changed else "rebuilt: no changes")
+
+
+@cli.command()
+@SHELF_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print problems as JSON.")
+def check(shelf_dir: Path | None, as_json: bool) -> None:
+    """Lint the shelf; exit 1 on any problem (use it as the shelf's CI gate)."""
+    problems = check_mod.check(_shelf(shelf_dir))
+    if as_json:
+        click.echo(json.dumps([p.to_dict() for p in problems], ensure_ascii=False, indent=2))
+    else:
+        for p in problems:
+            click.echo(f"{p.path}: {p.kind}: {p.message}")
+        click.echo(f"{len(problems)} problem(s)" if problems else "ok: no problems", err=True)
+    if problems:
+        sys.exit(1)
+
+
+@cli.command("read-index")
+@click.argument("path", default="index.md")
+@SHELF_OPTION
+@click.option("--at", default=None, help="Commit, tag or branch to read (default: HEAD).")
+@click.option("--json", "as_json", is_flag=True)
+def read_index(path: str, shelf_dir: Path | None, at: str | None, as_json: bool) -> None:
+    """Print the root index or a document's subindex."""
+    page = reader.read_index(_shelf(shelf_dir), path, at)
+    _emit(page.to_dict(), as_json, page.text)
+
+
+@cli.command()
+@click.argument("path")
+@SHELF_OPTION
+@click.option("--at", default=None, help="Commit, tag or branch to read (default: HEAD).")
+@click.option("--start", default=0, type=click.IntRange(min=0), help="Character offset to start from.")
+@click.option("--max-chars", default=reader.DEFAULT_MAX_CHARS, type=click.IntRange(min=1), show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def fetch(path: str, shelf_dir: Path | None, at: str | None, start: int, max_chars: int, as_json: bool) -> None:
+    """Print one section's original text."""
+    res = reader.fetch(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars)
+    tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""
+    _emit(res.to_dict(), as_json, res.text + tail)
+
+
+@cli.command()
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to build the demo shelf (default: a new temporary directory).")
+def demo(directory: Path | None) -> None:
+    """Build a shelf from the built-in sample documents and walk it as a model would."""
+    from .demo.walk import run_demo
+
+    run_demo(directory)
+
+
+def main() -> None:
+    """Entry point: map DocShelf errors to ``Error: …`` and exit 1."""
+    try:
+        cli(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except DocShelfError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)

@@ -1,0 +1,358 @@
+"""PDF → blocks with DocShelf's own extractor over PyMuPDF's ``get_text("dict")``.
+
+Why our own extractor: the layout engine of pymupdf4llm is ~40x slower, assigns heading levels
+by font-size rank, eats real hyphens («24-ФЗ» → «24ФЗ») and sometimes drops a unique top-of-page
+heading as a "page header". Here we keep every line, rebuild paragraphs from geometry (indent,
+vertical gaps, style changes), repair line-break hyphenation with a document-wide vocabulary, and
+hand typographic hints (bold, relative size) to the structure stage. Page furniture is *not*
+removed here: lines in the top/bottom margins become their own blocks so that the generic
+``clean.strip_furniture`` pass can drop the ones that repeat across pages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..errors import ConversionError, NoTextLayerError
+from ..model import Block, Converted
+from . import tables
+
+_BOLD_FLAG = 16
+_SUPERSCRIPT_FLAG = 1
+_MARGIN = 0.07  # share of the page height treated as header/footer zone
+# A broken ToUnicode map gives tokens like «На8<5=>ва=85»: letters glued to symbols inside a word.
+_GARBLED = re.compile(r"[^\W\d_][<>@=?;$!^|~]+[^\W_]|\d[<>@=?;$!^|~]+[^\W\d_]")
+_WORD = re.compile(r"\w+", re.UNICODE)
+_PLAIN_WORD = re.compile(r"^[(\"«]?[A-Za-zА-Яа-яЁё]{2,}[)\"».,;:]?$")
+_CLAUSE_START = re.compile(
+    r"^(?:\d+(?:\.\d+)*[.)]\s|[а-яa-z]\)\s|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
+    r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
+)
+_ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
+_TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
+# First halves of Russian compounds that are written with a hyphen; a line break after them keeps it.
+_HYPHEN_PREFIXES = frozenset(
+    "интернет веб бизнес онлайн офлайн кибер пресс вице экс контр мини макси медиа топ "
+    "северо юго восточно западно научно технико социально военно финансово организационно "
+    "информационно программно аппаратно историко административно".split()
+)
+
+
+@dataclass
+class _Line:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    bold: bool
+    page: int
+    margin: str = ""  # "top" | "bottom" | ""
+
+    @property
+    def blank(self) -> bool:
+        return not self.text.strip()
+
+
+@dataclass
+class _Para:
+    lines: list[_Line] = field(default_factory=list)
+
+    @property
+    def last(self) -> _Line:
+        return self.lines[-1]
+
+
+def _open(data: bytes, name: str) -> object:
+    import pymupdf
+
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as exc:  # pymupdf raises several types for damaged files
+        raise ConversionError(
+            f"{name}: not a readable PDF ({exc}). The file is corrupt or truncated: "
+            "get a fresh copy of the original and add it again.",
+            source=name,
+        ) from exc
+    if doc.needs_pass:
+        raise ConversionError(
+            f"{name}: the PDF is encrypted with a password. Save an unencrypted copy "
+            "(e.g. `qpdf --decrypt --password=… in.pdf out.pdf`) and add that.",
+            source=name,
+        )
+    if doc.page_count == 0:
+        raise ConversionError(f"{name}: the PDF has no pages. Check the source file.", source=name)
+    return doc
+
+
+def pymupdf_version() -> str:
+    import pymupdf
+
+    return str(pymupdf.VersionBind)
+
+
+def convert_pdf(data: bytes, *, name: str) -> Converted:
+    """Convert a PDF with a text layer into blocks (one per paragraph, heading line or table)."""
+    import pymupdf
+
+    # MuPDF reports warnings through print(); stdout may be an MCP wire or a pipe of Markdown.
+    with contextlib.redirect_stdout(io.StringIO()) as junk:
+        doc = _open(data, name)
+        pages: list[list[_Line]] = []
+        page_tables: list[list[tables.PageTable]] = []
+        for pno, page in enumerate(doc):  # type: ignore[attr-defined]
+            found = tables.find_tables(page)
+            lines = list(_page_lines(page, pno + 1, [t.bbox for t in found]))
+            pages.append(lines)
+            page_tables.append(found)
+        outline = tuple((lvl, title, pg) for lvl, title, pg, *_ in doc.get_toc(simple=True))  # type: ignore[attr-defined]
+        meta_title = (doc.metadata or {}).get("title") or None  # type: ignore[attr-defined]
+        page_count = doc.page_count  # type: ignore[attr-defined]
+    if junk.getvalue():
+        print(junk.getvalue(), file=sys.stderr, end="")
+
+    _check_text_layer(pages, name)
+    body_size = _body_size(pages)
+    vocabulary = _vocabulary(pages)
+    blocks: list[Block] = []
+    for lines, found in zip(pages, page_tables, strict=True):
+        blocks.extend(_page_blocks(lines, found, body_size, vocabulary))
+    return Converted(
+        blocks=tuple(blocks),
+        converter="docshelf-pdf",
+        converter_version=f"1 (pymupdf {pymupdf.VersionBind})",
+        pages=page_count,
+        title=meta_title.strip() if meta_title and meta_title.strip() else None,
+        outline=outline,
+    )
+
+
+def _span_text(span: dict[str, object], prev_text: str) -> str:
+    text = str(span["text"]).replace("\u00a0", " ").replace("\u2011", "-")
+    # «Статья 20¹»: a superscript number right after a digit is a sub-number (20.1), not 201.
+    if int(span["flags"]) & _SUPERSCRIPT_FLAG and text.strip().isdigit() and prev_text[-1:].isdigit():  # type: ignore[call-overload]
+        return "." + text.strip()
+    return text
+
+
+def _page_lines(page: object, pno: int, table_boxes: list[tuple[float, float, float, float]]) -> Iterator[_Line]:
+    """Visual lines of one page in content order; pieces on one baseline are merged."""
+    height = page.rect.height  # type: ignore[attr-defined]
+    raw = page.get_text("dict", flags=0)  # type: ignore[attr-defined]
+    current: _Line | None = None
+    for block in raw["blocks"]:
+        for line in block.get("lines", []):
+            spans = [s for s in line["spans"] if s["text"]]
+            if not spans:
+                continue
+            x0, y0, x1, y1 = line["bbox"]
+            if _inside_any((x0, y0, x1, y1), table_boxes):
+                continue
+            text = ""
+            for span in spans:
+                text += _span_text(span, text)
+            main = [s for s in spans if str(s["text"]).strip() and not int(s["flags"]) & _SUPERSCRIPT_FLAG]
+            size = max((float(s["size"]) for s in main), default=0.0)
+            bold = bool(main) and all(_is_bold(s) for s in main)
+            piece = _Line(text, x0, y0, x1, y1, size, bold, pno)
+            if current is not None and _same_baseline(current, piece):
+                current.text = current.text.rstrip() + " " + piece.text.lstrip() if _gap(current, piece) else current.text + piece.text
+                current.x1, current.bold = piece.x1, current.bold and piece.bold
+                current.size = max(current.size, piece.size)
+                continue
+            if current is not None:
+                yield _with_margin(current, height)
+            current = piece
+    if current is not None:
+        yield _with_margin(current, height)
+
+
+def _inside_any(box: tuple[float, float, float, float], boxes: list[tuple[float, float, float, float]]) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes)
+
+
+def _is_bold(span: dict[str, object]) -> bool:
+    return bool(int(span["flags"]) & _BOLD_FLAG) or "bold" in str(span["font"]).lower()  # type: ignore[call-overload]
+
+
+def _same_baseline(a: _Line, b: _Line) -> bool:
+    return abs(a.y1 - b.y1) < 2.5 and b.x0 >= a.x1 - 1.0 and b.x0 - a.x1 < 4 * max(a.size, b.size, 1.0)
+
+
+def _gap(a: _Line, b: _Line) -> bool:
+    """Whether two pieces on one baseline are separate words (a visible gap between them)."""
+    return b.x0 - a.x1 > 0.15 * max(a.size, 1.0) or a.text.endswith(" ") or b.text.startswith(" ")
+
+
+def _with_margin(line: _Line, height: float) -> _Line:
+    if line.y1 <= height * _MARGIN:
+        line.margin = "top"
+    elif line.y0 >= height * (1 - _MARGIN):
+        line.margin = "bottom"
+    return line
+
+
+def _check_text_layer(pages: list[list[_Line]], name: str) -> None:
+    words = [w for lines in pages for ln in lines for w in ln.text.split()]
+    if not words:
+        raise NoTextLayerError(
+            f"{name}: the PDF has no text layer (a scan or an empty document). Run OCR on it first "
+            "(for example `ocrmypdf -l rus in.pdf out.pdf`) and add the result.",
+            source=name,
+        )
+    bad_pages = [
+        lines[0].page for lines in pages if lines and _garbled_share([ln.text for ln in lines]) > 0.2
+    ]
+    if bad_pages:
+        raise NoTextLayerError(
+            f"{name}: the text layer of page(s) {', '.join(map(str, bad_pages))} is garbled (broken font "
+            "encoding). Re-export the PDF from its source, or OCR it (`ocrmypdf --force-ocr -l rus`) "
+            "and add the result.",
+            source=name,
+        )
+
+
+def garbled_share(text: str) -> float:
+    """Share of tokens that mix letters with the symbols a broken ToUnicode map produces."""
+    return _garbled_share(text.splitlines())
+
+
+def _garbled_share(lines: list[str]) -> float:
+    tokens = [t for ln in lines for t in ln.split() if len(t) > 2]
+    if len(tokens) < 20:
+        return 0.0
+    words = sum(1 for t in tokens if _PLAIN_WORD.match(t))
+    if words / len(tokens) > 0.5:  # mostly real words: code or formulas, not a broken font map
+        return 0.0
+    bad = sum(1 for t in tokens if _GARBLED.search(t))
+    return bad / len(tokens)
+
+
+def _body_size(pages: list[list[_Line]]) -> float:
+    sizes: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def _vocabulary(pages: list[list[_Line]]) -> frozenset[str]:
+    """Hyphenated words seen inside lines: decides whether a hyphen at a line end is real."""
+    seen: set[str] = set()
+    for lines in pages:
+        for ln in lines:
+            seen.update(m.lower() for m in re.findall(r"\w+-\w+", ln.text[:-1]))
+    return frozenset(seen)
+
+
+def _page_blocks(
+    lines: list[_Line], found: list[tables.PageTable], body_size: float, vocab: frozenset[str]
+) -> Iterator[Block]:
+    top = [ln for ln in lines if ln.margin == "top" and not ln.blank]
+    bottom = [ln for ln in lines if ln.margin == "bottom" and not ln.blank]
+    body = [ln for ln in lines if not ln.margin]
+    for ln in top:
+        yield _block([ln], body_size, vocab)
+    pending = sorted(found, key=lambda t: t.bbox[1])
+    left = _left_margin(body)
+    for para in _paragraphs(body, left, body_size):
+        while pending and pending[0].bbox[1] < para.lines[0].y0:
+            yield pending.pop(0).block
+        yield _block(para.lines, body_size, vocab)
+    for t in pending:
+        yield t.block
+    for ln in bottom:
+        yield _block([ln], body_size, vocab)
+
+
+def _left_margin(lines: list[_Line]) -> float:
+    xs = Counter(round(ln.x0) for ln in lines if not ln.blank)
+    return float(xs.most_common(1)[0][0]) if xs else 0.0
+
+
+def _is_art(ln: _Line) -> bool:
+    """A line of an ASCII figure or a preformatted table (RFCs): kept line by line, never reflowed."""
+    return bool(_ART.search(ln.text))
+
+
+def _paragraphs(lines: list[_Line], left: float, body_size: float) -> Iterator[_Para]:
+    para = _Para()
+    for ln in lines:
+        if ln.blank:
+            if para.lines:
+                yield para
+            para = _Para()
+            continue
+        if para.lines and _starts_new(para, ln, left):
+            yield para
+            para = _Para()
+        para.lines.append(ln)
+    if para.lines:
+        yield para
+
+
+def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
+    prev = para.last
+    if _is_art(prev) != _is_art(ln):
+        return True
+    size = max(prev.size, ln.size, 1.0)
+    gap = ln.y0 - prev.y1
+    if gap > 0.9 * size or gap < -size:  # a blank line's worth of space, or a jump (new column)
+        return True
+    if prev.bold != ln.bold or abs(prev.size - ln.size) > 0.6:
+        return True
+    if prev.bold:  # a wrapped bold heading continues on the next line
+        return False
+    indented = ln.x0 > left + 0.8 * size
+    ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
+    if indented and ends_sentence:
+        return True
+    clause = _CLAUSE_START.match(ln.text.lstrip()) is not None
+    if clause and (ends_sentence or _TOC_LINE.search(prev.text)):
+        return True
+    return indented and ln.x0 > prev.x0 + 0.8 * size and clause
+
+
+def _block(lines: list[_Line], body_size: float, vocab: frozenset[str]) -> Block:
+    if _is_art(lines[0]):
+        body = "\n".join(ln.text.rstrip() for ln in lines)
+        return Block(text=f"```\n{body}\n```", page=lines[0].page)
+    text = lines[0].text.strip()
+    for ln in lines[1:]:
+        text = _join(text, ln.text.strip(), vocab)
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    size = max(ln.size for ln in lines)
+    return Block(
+        text=text,
+        page=lines[0].page,
+        bold=all(ln.bold for ln in lines),
+        size=round(size / body_size, 2) if body_size else 1.0,
+    )
+
+
+def _join(left: str, right: str, vocab: frozenset[str]) -> str:
+    """Join two lines of one paragraph, undoing line-break hyphenation but keeping real hyphens."""
+    if left.endswith("\u00ad"):
+        return left[:-1] + right
+    if left.endswith("-") and len(left) > 1 and left[-2].isalnum():
+        head = _WORD.findall(left[:-1])[-1] if _WORD.findall(left[:-1]) else ""
+        tail_words = _WORD.findall(right)
+        tail = tail_words[0] if tail_words else ""
+        keep = (
+            not tail
+            or head[-1:].isdigit()
+            or tail[:1].isupper()
+            or tail[:1].isdigit()
+            or f"{head}-{tail}".lower() in vocab
+            or head.lower() in _HYPHEN_PREFIXES
+        )
+        return left + right if keep else left[:-1] + right
+    return left + " " + right

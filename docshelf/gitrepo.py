@@ -1,0 +1,104 @@
+"""The only module that talks to Git: commits on build, pinned reads of one commit on serve."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import git
+from gitdb.exc import BadName, BadObject
+
+from .errors import NotAShelfError, SectionNotFoundError, ShelfError, UnknownCommitError
+
+_ENV = {"GIT_TERMINAL_PROMPT": "0"}
+
+
+def init(root: Path) -> git.Repo:
+    repo = git.Repo.init(root, initial_branch="main")
+    _ensure_identity(repo)
+    return repo
+
+
+def open_repo(root: Path) -> git.Repo:
+    try:
+        return git.Repo(root)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+        raise NotAShelfError(
+            f"{root} is not a Git repository. Create a shelf with `docshelf init {root}` first."
+        ) from exc
+
+
+def _ensure_identity(repo: git.Repo) -> None:
+    """Commits must work on a fresh machine with no global Git identity."""
+    reader = repo.config_reader()
+    if not reader.has_option("user", "email") and not os.environ.get("GIT_AUTHOR_EMAIL"):
+        with repo.config_writer() as cw:
+            cw.set_value("user", "name", "DocShelf")
+            cw.set_value("user", "email", "docshelf@localhost")
+
+
+def commit(root: Path, message: str, *, branch: str | None = None) -> str:
+    """Stage everything under ``root`` (honouring .gitignore) and commit; returns the new sha."""
+    repo = open_repo(root)
+    _ensure_identity(repo)
+    if branch:
+        checkout_branch(repo, branch)
+    repo.git.add("--all", env=_ENV)
+    if repo.head.is_valid() and not repo.index.diff("HEAD") and not repo.untracked_files:
+        return repo.head.commit.hexsha
+    return repo.index.commit(message).hexsha
+
+
+def checkout_branch(repo: git.Repo, branch: str) -> None:
+    if branch.startswith("-"):
+        raise ShelfError(f"Invalid branch name {branch!r}: it may not start with '-'.")
+    if repo.active_branch.name == branch if not repo.head.is_detached else False:
+        return
+    names = [h.name for h in repo.heads]
+    repo.git.checkout(branch if branch in names else ["-b", branch])
+
+
+def is_dirty(root: Path) -> bool:
+    return open_repo(root).is_dirty(untracked_files=True)
+
+
+def resolve(root: Path, ref: str | None = None) -> str:
+    """The full sha of ``ref`` (default HEAD). Refs that look like options are refused."""
+    repo = open_repo(root)
+    ref = ref or "HEAD"
+    if ref.startswith("-") or "\x00" in ref:
+        raise UnknownCommitError(f"Invalid ref {ref!r}: give a commit sha, tag or branch name.")
+    try:
+        return repo.commit(ref).hexsha
+    except (BadName, BadObject, ValueError, git.GitCommandError) as exc:
+        raise UnknownCommitError(
+            f"Unknown commit or ref {ref!r}. List commits with `docshelf history` or `git log`."
+        ) from exc
+
+
+def read(root: Path, path: str, at: str) -> bytes:
+    """The bytes of ``path`` in commit ``at`` (a resolved sha), never from the working tree."""
+    repo = open_repo(root)
+    try:
+        blob = repo.commit(at).tree / path
+    except KeyError as exc:
+        raise SectionNotFoundError(
+            f"No file {path!r} at commit {at[:12]}. Read the index (`read-index`) for valid paths.",
+            path=path,
+            commit=at,
+        ) from exc
+    if blob.type != "blob":
+        raise SectionNotFoundError(f"{path!r} is a folder, not a file; read its subindex.md.", path=path, commit=at)
+    data: bytes = blob.data_stream.read()
+    return data
+
+
+def list_files(root: Path, at: str, prefix: str = "") -> list[str]:
+    """Paths of all files in commit ``at`` under ``prefix``."""
+    tree = open_repo(root).commit(at).tree
+    if prefix:
+        try:
+            tree = tree / prefix.rstrip("/")
+        except KeyError:
+            return []
+    return sorted(str(item.path) for item in tree.traverse() if item.type == "blob")  # type: ignore[union-attr]

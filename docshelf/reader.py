@@ -1,0 +1,133 @@
+"""Pinned reads: the index and sections of one commit, read from Git objects, never the work tree.
+
+These functions are what the CLI read commands and the MCP tools both call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from . import gitrepo
+from .errors import PathOutsideShelfError, SectionNotFoundError
+
+DEFAULT_MAX_CHARS = 20000  # well under the ~25k-token result caps some MCP clients enforce
+_READABLE = re.compile(r"^(?:index\.md|docs/[^\x00]+\.md)$")
+
+
+@dataclass(frozen=True)
+class IndexPage:
+    commit: str
+    path: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    commit: str
+    path: str
+    title: str
+    doc_id: str
+    clauses: list[str]
+    pages: list[int]
+    text: str
+    sha256: str  # of the whole section at this commit, so a citation can be re-checked later
+    start: int
+    next_start: int | None
+    total_chars: int
+    edition: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def safe_path(path: str) -> str:
+    """A shelf-relative POSIX path, or PathOutsideShelfError: no '..', absolute, encoded or NUL tricks."""
+    raw = path
+    for _ in range(3):  # %252e%252e: decode repeatedly, then judge what is left
+        decoded = unquote(raw)
+        if decoded == raw:
+            break
+        raw = decoded
+    if "\x00" in raw or "\\" in raw or raw.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", raw):
+        raise PathOutsideShelfError(f"Path {path!r} is not a shelf path. Use a path from the index, e.g. docs/…/subindex.md.")
+    norm = posixpath.normpath(raw.strip() or "index.md")
+    if norm.startswith("..") or norm.startswith("/") or norm == ".":
+        raise PathOutsideShelfError(f"Path {path!r} leaves the shelf. Use a path from the index.")
+    return norm
+
+
+def _doc_dir_index(path: str) -> str:
+    """A document folder given instead of a file means its subindex."""
+    if path.endswith(".md"):
+        return path
+    return posixpath.join(path, "subindex.md")
+
+
+def read_index(root: Path, path: str = "index.md", at: str | None = None) -> IndexPage:
+    """The root index, or a document's subindex (its folder or its subindex.md), at ``at``."""
+    commit = gitrepo.resolve(root, at)
+    rel = _doc_dir_index(safe_path(path))
+    if not (rel == "index.md" or rel.endswith("/subindex.md")):
+        raise SectionNotFoundError(f"{path!r} is not an index. Use index.md or a document's subindex.md; read sections with fetch.", path=path, commit=commit)
+    text = gitrepo.read(root, rel, commit).decode("utf-8")
+    return IndexPage(commit=commit, path=rel, text=text)
+
+
+def _meta_for(root: Path, path: str, commit: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The meta of the document holding ``path`` and the section record, if any."""
+    # A whole short document: docs/c/doc.md → docs/c/doc.meta.json; a section: docs/c/doc/001-x.md → docs/c/doc.meta.json
+    for cand in (path.removesuffix(".md") + ".meta.json", posixpath.dirname(path) + ".meta.json"):
+        try:
+            meta: dict[str, Any] = json.loads(gitrepo.read(root, cand, commit))
+        except SectionNotFoundError:
+            continue
+        for s in meta["sections"]:
+            if s["path"] == path:
+                return meta, s
+        return meta, None
+    return {}, None
+
+
+def fetch(
+    root: Path, path: str, at: str | None = None, *, start: int = 0, max_chars: int = DEFAULT_MAX_CHARS
+) -> FetchResult:
+    """One section (or a whole short document) at ``at``, paged by characters."""
+    if start < 0 or max_chars <= 0:
+        raise ValueError("start must be ≥ 0 and max_chars > 0.")
+    commit = gitrepo.resolve(root, at)
+    rel = safe_path(path)
+    if not _READABLE.match(rel) or rel.endswith("subindex.md") or rel == "index.md":
+        raise SectionNotFoundError(
+            f"{path!r} is not a section. Sections are docs/…/NNN-slug.md files listed in a subindex; "
+            "read indexes with read_index.",
+            path=path,
+            commit=commit,
+        )
+    text = gitrepo.read(root, rel, commit).decode("utf-8")
+    meta, section = _meta_for(root, rel, commit)
+    chunk = text[start : start + max_chars]
+    end = start + len(chunk)
+    return FetchResult(
+        commit=commit,
+        path=rel,
+        title=(section or {}).get("title") or meta.get("title", ""),
+        doc_id=meta.get("id", ""),
+        clauses=[c for c in [(section or {}).get("clause", "")] if c],
+        pages=(section or {}).get("pages", []),
+        text=chunk,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        start=start,
+        next_start=end if end < len(text) else None,
+        total_chars=len(text),
+        edition=meta.get("edition", {}),
+    )

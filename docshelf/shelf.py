@@ -1,0 +1,197 @@
+"""The shelf on disk: init, add and rebuild, each all-or-nothing.
+
+Conversion happens in memory first, so a bad source fails before anything is written. Writing is
+guarded too: on any error the working tree is put back to the commit it started from (which is
+why ``add`` refuses to run over uncommitted changes unless ``--no-commit`` is given).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from . import gitrepo, toc
+from .build import BuiltDoc, DocOptions, build_document, sha256
+from .config import CONFIG_FILE, ShelfConfig, load
+from .errors import ConversionError, DocShelfError, DuplicateIdError, ShelfError
+
+Progress = Callable[[str], None]
+
+
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def template_dir() -> Path:
+    """The shelf template: packaged into wheels, or the checkout's ``shelf-template/`` in development."""
+    packaged = Path(str(resources.files("docshelf") / "shelf_template"))
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "shelf-template"
+
+
+def init(root: Path, *, name: str | None = None) -> Path:
+    """Create a new shelf repository from the template and make its first commit."""
+    if root.exists() and any(root.iterdir()):
+        raise ShelfError(f"{root} exists and is not empty. Choose a new directory for the shelf.")
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(template_dir(), root, dirs_exist_ok=True)
+    config = ShelfConfig(name=name or root.resolve().name)
+    (root / CONFIG_FILE).write_text(config.to_json(), encoding="utf-8")
+    (root / "index.md").write_text(toc.render_index(config.name, config.description, []), encoding="utf-8")
+    gitrepo.init(root)
+    gitrepo.commit(root, f"Create shelf {config.name}")
+    return root
+
+
+def metas(root: Path) -> list[dict[str, Any]]:
+    """All document metas in the working tree, in a stable order."""
+    out = []
+    for path in sorted((root / "docs").rglob("*.meta.json")):
+        out.append(json.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+def _read_sources(paths: Sequence[Path]) -> list[tuple[Path, bytes]]:
+    out = []
+    for p in paths:
+        if not p.exists():
+            raise ConversionError(f"{p}: no such file. Check the path.", source=str(p))
+        if p.is_dir():
+            raise ConversionError(f"{p} is a directory. Pass the files in it (e.g. {p}/*.pdf).", source=str(p))
+        out.append((p, p.read_bytes()))
+    return out
+
+
+def _source_name(root: Path, path: Path, data: bytes) -> str:
+    """The file name under sources/: the original name unless another file already took it."""
+    existing = root / "sources" / path.name
+    if not existing.exists() or sha256(existing.read_bytes()) == sha256(data):
+        return path.name
+    return f"{path.stem}-{sha256(data)[:8]}{path.suffix}"
+
+
+def add(
+    root: Path,
+    sources: Sequence[Path],
+    options: DocOptions,
+    *,
+    branch: str | None = None,
+    commit: bool = True,
+    progress: Progress = _stderr,
+) -> list[BuiltDoc]:
+    """Convert ``sources`` and add them to the shelf in one commit (see the module docstring)."""
+    config = load(root)
+    if len(sources) > 1 and (options.id or options.title):
+        raise ShelfError("--id and --title name one document: add the files one at a time to use them.")
+    existing = {m["id"]: m for m in metas(root)}
+    built: list[tuple[BuiltDoc, str, bytes]] = []
+    for n, (path, data) in enumerate(_read_sources(sources), start=1):
+        progress(f"[{n}/{len(sources)}] converting {path.name} ({len(data) / 1024:.0f} KB)…")
+        name = _source_name(root, path, data)
+        doc = build_document(data, replace(options, source=name), config)
+        if doc.id in existing or any(b.id == doc.id for b, _, _ in built):
+            raise DuplicateIdError(
+                f"{path.name}: a document with id {doc.id!r} is already on the shelf. Pass a different "
+                "--id, or update the existing document by replacing its file under sources/ and running rebuild."
+            )
+        taken = {m["entry"] for m in existing.values()} | {b.entry_path for b, _, _ in built}
+        if doc.entry_path in taken:
+            raise DuplicateIdError(f"{path.name}: {doc.entry_path} already exists. Pass a different --id.")
+        progress(f"      {doc.id}: {len(doc.meta['sections'])} section(s), {doc.meta['pages']} page(s)")
+        built.append((doc, name, data))
+    with _guarded(root, commit=commit, branch=branch):
+        for doc, name, data in built:
+            (root / "sources").mkdir(exist_ok=True)
+            (root / "sources" / name).write_bytes(data)
+            _write_doc(root, doc)
+        _write_index(root, config)
+        if commit:
+            ids = ", ".join(d.id for d, _, _ in built)
+            gitrepo.commit(root, f"Add {ids}\n\n" + "\n".join(f"- {d.id}: {d.title}" for d, _, _ in built))
+    return [d for d, _, _ in built]
+
+
+def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) -> bool:
+    """Regenerate every document from its stored source and options; True when anything changed."""
+    config = load(root)
+    docs = metas(root)
+    with _guarded(root, commit=commit, branch=None):
+        for n, meta in enumerate(docs, start=1):
+            progress(f"[{n}/{len(docs)}] rebuilding {meta['id']}…")
+            src = root / meta["source"]["file"]
+            if not src.is_file():
+                raise ShelfError(f"{meta['source']['file']} is missing; restore it from Git history to rebuild {meta['id']}.")
+            opts = DocOptions(
+                source=src.name,
+                category=meta["category"],
+                id=meta["id"],
+                title=meta["title"],
+                quality=meta["options"]["quality"],
+                split=meta["options"]["split"],
+                edition=meta.get("edition", {}),
+            )
+            _remove_doc(root, meta)
+            _write_doc(root, build_document(src.read_bytes(), opts, config))
+        _write_index(root, config)
+        changed = gitrepo.is_dirty(root)
+        if commit and changed:
+            gitrepo.commit(root, "Rebuild shelf")
+    return changed
+
+
+def _write_doc(root: Path, doc: BuiltDoc) -> None:
+    for rel, text in sorted(doc.files.items()):
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8", newline="\n")
+        tmp.replace(target)
+
+
+def _remove_doc(root: Path, meta: dict[str, Any]) -> None:
+    for s in meta["sections"]:
+        (root / s["path"]).unlink(missing_ok=True)
+    entry = root / meta["entry"]
+    entry.unlink(missing_ok=True)
+    folder = entry.parent
+    if entry.name == "subindex.md" and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+
+
+def _write_index(root: Path, config: ShelfConfig) -> None:
+    text = toc.render_index(config.name, config.description, metas(root))
+    (root / "index.md").write_text(text, encoding="utf-8", newline="\n")
+
+
+@contextmanager
+def _guarded(root: Path, *, commit: bool, branch: str | None) -> Iterator[None]:
+    """Put the working tree (and branch) back as it was if the body fails."""
+    repo = gitrepo.open_repo(root)
+    if commit and repo.is_dirty(untracked_files=True):
+        raise ShelfError(
+            f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
+        )
+    start_branch = None if repo.head.is_detached else repo.active_branch.name
+    start = repo.head.commit.hexsha
+    try:
+        if branch:
+            gitrepo.checkout_branch(repo, branch)
+        yield
+    except BaseException:
+        if commit:
+            repo.git.reset("--hard", start)
+            repo.git.clean("-fdq")
+            if start_branch and branch and start_branch != branch:
+                repo.git.checkout(start_branch)
+        raise
+
+
+__all__ = ["DocShelfError", "add", "init", "metas", "rebuild", "template_dir"]

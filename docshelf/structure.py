@@ -1,0 +1,152 @@
+"""Find a document's own structure: which blocks are headings, of what kind, at what level.
+
+Levels come from the *kind* of heading (Раздел > Глава > Статья, Приложение, I. > 1. > 1.1.),
+never from font-size rank: converters disagree on sizes, the law's own words do not. Typography
+(bold, size, a source heading tag) decides only for numbered lines and for documents with no
+pattern at all (manuals).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .model import Block
+
+# Letter-spaced headings («С т а т ь я  1.») appear in preformatted texts: allow one space between letters.
+_SP = r"\s?"
+_KINDS: tuple[tuple[str, int, re.Pattern[str]], ...] = (
+    ("razdel", 10, re.compile(rf"^(?:Р{_SP}а{_SP}з{_SP}д{_SP}е{_SP}л|РАЗДЕЛ)\s+([IVXLCDM]+|\d+)\b")),
+    ("prilozhenie", 10, re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+(?:\.\d+)?))?(?=\s|$|\.)")),
+    ("appendix", 10, re.compile(r"^Appendix\s+([A-Z])\b\.?")),
+    ("glava", 20, re.compile(rf"^(?:Г{_SP}л{_SP}а{_SP}в{_SP}а|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b")),
+    ("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S")),
+    ("statya", 40, re.compile(rf"^(?:С{_SP}т{_SP}а{_SP}т{_SP}ь{_SP}я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?=\.|\s|$)")),
+    ("num", 50, re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")),
+)
+_TOC_TAIL = re.compile(r"(?:\.{2,}|\s)\s*\d{1,4}$")
+_MARKUP = re.compile(r"\*\*|__|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
+_SENTENCE_END = (".", ";", ",", ":")
+_BOILERPLATE_TITLE = re.compile(r"^(РОССИЙСКАЯ ФЕДЕРАЦИЯ|ФЕДЕРАЛЬНЫЙ ЗАКОН|ПРАВИТЕЛЬСТВО РОССИЙСКОЙ ФЕДЕРАЦИИ)$")
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A block recognised as a heading."""
+
+    index: int  # position in the block list
+    kind: str  # razdel, glava, statya, num, roman, prilozhenie, appendix, source, big
+    number: str  # the heading's own number as written («10.2-1», «IV», «1.2.3»), or ""
+    level: int  # 1 = top; assigned from the kinds present in this document
+    text: str  # heading text, verbatim, without Markdown emphasis
+
+
+def plain(text: str) -> str:
+    """Heading text without Markdown emphasis and with single spaces."""
+    return " ".join(_MARKUP.sub("", text).split())
+
+
+def _match(block: Block) -> tuple[str, int, str] | None:
+    text = plain(block.text)
+    if block.kind == "table" or block.editorial or not text or len(text) > 300:
+        return None
+    for kind, rank, pattern in _KINDS:
+        m = pattern.match(text)
+        if not m:
+            continue
+        number = m.group(1) or ""
+        if kind == "num":
+            return _numbered(block, text, number, rank)
+        if kind == "roman" and (len(text) > 200 or text.endswith(";")):
+            return None
+        if kind == "statya" and len(text) > 250 and not block.bold:
+            return None
+        return kind, rank, number
+    if block.kind == "heading":
+        return "source", 60 + block.level, ""
+    if block.size >= 1.15 and len(text) <= 150 and not text.endswith(_SENTENCE_END):
+        return "big", 5 - min(int(block.size * 2), 4), ""
+    return None
+
+
+def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int, str] | None:
+    depth = number.count(".") + 1
+    styled = block.bold or block.size >= 1.1 or block.kind == "heading"
+    short_title = len(text) <= 100 and not text.endswith(_SENTENCE_END) and not text[len(number):].lstrip(". ")[:1].islower()
+    if (styled and len(text) <= 200 and not text.endswith(";")) or short_title:
+        return "num", rank + depth, number
+    return None
+
+
+def _toc_runs(blocks: tuple[Block, ...], candidates: dict[int, tuple[str, int, str]]) -> set[int]:
+    """Blocks of a printed table of contents (runs of numbered lines ending in page numbers)."""
+    toc: set[int] = set()
+    run: list[int] = []
+    for i, b in enumerate(blocks):
+        if _TOC_TAIL.search(b.text) and (i in candidates or b.kind == "para") and len(b.text) < 200:
+            run.append(i)
+            continue
+        if len(run) >= 3:
+            toc.update(run)
+        run = []
+    if len(run) >= 3:
+        toc.update(run)
+    return toc
+
+
+def find_headings(blocks: tuple[Block, ...]) -> list[Heading]:
+    """Recognise headings and give each a level from the kinds present in the document."""
+    candidates = {i: m for i, b in enumerate(blocks) if (m := _match(b)) is not None}
+    if any(kind == "statya" for kind, _, _ in candidates.values()):
+        # In a law, «1.» under an article is a part of it, not a heading, unless it is styled as one.
+        candidates = {
+            i: m for i, m in candidates.items() if m[0] != "num" or blocks[i].bold or blocks[i].kind == "heading"
+        }
+    for i in _toc_runs(blocks, candidates):
+        candidates.pop(i, None)
+    pattern_at = [i for i, m in sorted(candidates.items()) if m[0] not in ("big", "source")]
+    if pattern_at:
+        # Large or tagged lines before the first structural heading are the title block, not sections.
+        candidates = {i: m for i, m in candidates.items() if i >= pattern_at[0] or m[0] not in ("big", "source")}
+    ranks = sorted({rank for _, rank, _ in candidates.values()})
+    level_of = {rank: min(i + 1, 6) for i, rank in enumerate(ranks)}
+    return [
+        Heading(i, kind, number, level_of[rank], plain(blocks[i].text))
+        for i, (kind, rank, number) in sorted(candidates.items())
+    ]
+
+
+def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: str) -> str:
+    """The document's title: bold/large lines of its preamble, else the first heading, else ``fallback``."""
+    first = headings[0].index if headings else len(blocks)
+    lines = [
+        plain(b.text)
+        for b in blocks[:first][:12]
+        if (b.bold or b.size >= 1.15 or b.kind == "heading") and b.kind != "table" and len(b.text) < 250
+        and not b.editorial
+    ]
+    lines = [ln for ln in lines if not _BOILERPLATE_TITLE.match(ln)][:3]
+    if lines:
+        return " ".join(lines)
+    return headings[0].text if headings else fallback
+
+
+CLAUSE_PREFIX = {
+    "razdel": "разд.",
+    "glava": "гл.",
+    "statya": "ст.",
+    "prilozhenie": "прил.",
+    "appendix": "Appendix",
+    "roman": "разд.",
+    "num": "п.",
+}
+
+
+def clause_id(heading: Heading, *, english: bool = False) -> str:
+    """The citation form of a heading's number: «ст. 10.2-1», «гл. 3», «п. 1.2», «§4.2.1»."""
+    if not heading.number and heading.kind not in ("prilozhenie",):
+        return ""
+    if heading.kind == "num" and english:
+        return f"§{heading.number}"
+    prefix = CLAUSE_PREFIX.get(heading.kind, "")
+    return f"{prefix} {heading.number}".strip() if prefix else ""
