@@ -16,11 +16,12 @@ from .model import Block
 
 Blocks = tuple[Block, ...]
 
-_EDGE = 3  # how many blocks at the top and bottom of a page may be running headers/footers
+_EDGE = 2  # how many blocks at the top and bottom of a page may be running headers/footers
 _FURNITURE_SHARE = 0.3
 _DIGITS = re.compile(r"\d+")
 _SOFT_HYPHEN_BREAK = re.compile(r"\u00ad[ \t]*(?:\n[ \t]*)*")
-_SUPERSCRIPT_NUMBER = re.compile(r"(?<=\d)\s*<sup>\s*(\d+)\s*</sup>")
+# «**Статья 5**<sup>1</sup> **. Особенности**» (pymupdf4llm) or «5<sup>1</sup>» (HTML): the article is 5.1.
+_SUPERSCRIPT_NUMBER = re.compile(r"(\d)(?:\*\*|__)?\s*<sup>\s*(\d+)\s*</sup>(?:\s*(?:\*\*|__)\s*(?=\.)|\s+(?=\.))?")
 _GLUED_LAW_NUMBER = re.compile(r"(?<=\d)(?=(?:ФЗ|ФКЗ)\b)")
 _TERMINAL = (".", ";", ":", "!", "?", "»", '"')
 _EDITORIAL = re.compile(
@@ -50,7 +51,7 @@ def strip_furniture(blocks: Blocks) -> Blocks:
     for i, b in enumerate(blocks):
         if b.page:
             by_page[b.page].append(i)
-    if len(by_page) < 3:
+    if len(by_page) < 2:
         return blocks
     edges: dict[int, str] = {}
     for idxs in by_page.values():
@@ -60,7 +61,8 @@ def strip_furniture(blocks: Blocks) -> Blocks:
     pages_with: Counter[str] = Counter()
     for key in {(blocks[i].page, k) for i, k in edges.items()}:
         pages_with[key[1]] += 1
-    threshold = max(3, _FURNITURE_SHARE * len(by_page))
+    # Few pages: only a line on every page counts; many pages: ≥30% (a header can skip title pages).
+    threshold = len(by_page) if len(by_page) < 5 else max(3, _FURNITURE_SHARE * len(by_page))
     drop = {i for i, k in edges.items() if pages_with[k] >= threshold}
     return tuple(b for i, b in enumerate(blocks) if i not in drop)
 
@@ -68,13 +70,14 @@ def strip_furniture(blocks: Blocks) -> Blocks:
 def fix_soft_hyphens(blocks: Blocks) -> Blocks:
     """Remove soft hyphens; a block that ends in one continues in the next block."""
     out: list[Block] = []
+    continues = False
     for b in blocks:
-        if out and out[-1].text.endswith("\u00ad") and b.kind == "para":
-            out[-1] = out[-1].with_text(out[-1].text[:-1] + b.text.lstrip())
-            continue
-        out.append(b.with_text(_SOFT_HYPHEN_BREAK.sub("", b.text)) if "\u00ad" in b.text else b)
-    if out and out[-1].text.endswith("\u00ad"):
-        out[-1] = out[-1].with_text(out[-1].text[:-1])
+        text = _SOFT_HYPHEN_BREAK.sub("", b.text)
+        if continues and b.kind == "para":
+            out[-1] = out[-1].with_text(out[-1].text + text.lstrip())
+        else:
+            out.append(b.with_text(text) if text != b.text else b)
+        continues = b.text.rstrip(" \t\n").endswith("\u00ad")
     return tuple(out)
 
 
@@ -102,7 +105,7 @@ def join_page_breaks(blocks: Blocks) -> Blocks:
 
 def fix_superscripts(blocks: Blocks) -> Blocks:
     """``20<sup>1</sup>`` (pymupdf4llm, HTML) → ``20.1``: the article is 20.1, never 201."""
-    return tuple(b.with_text(_SUPERSCRIPT_NUMBER.sub(r".\1", b.text)) if "<sup>" in b.text else b for b in blocks)
+    return tuple(b.with_text(_SUPERSCRIPT_NUMBER.sub(r"\1.\2", b.text)) if "<sup>" in b.text else b for b in blocks)
 
 
 def restore_law_hyphens(blocks: Blocks) -> Blocks:

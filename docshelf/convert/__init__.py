@@ -36,8 +36,6 @@ def detect_format(name: str, data: bytes) -> str:
         return "docx"
     if suffix in SUFFIXES and SUFFIXES[suffix] not in ("pdf", "docx"):
         return SUFFIXES[suffix]
-    if head[:15].lower().startswith((b"<!doctype html", b"<html")):
-        return "html"
     if suffix in (".pdf", ".docx"):
         kind = "PDF" if suffix == ".pdf" else "DOCX"
         raise UnsupportedSourceError(
@@ -45,6 +43,8 @@ def detect_format(name: str, data: bytes) -> str:
             "Check that the download is complete and not an error page.",
             source=name,
         )
+    if head[:15].lower().startswith((b"<!doctype html", b"<html")):
+        return "html"
     raise UnsupportedSourceError(
         f"{name}: unsupported file type {suffix or '(no extension)'!r}. DocShelf reads "
         "PDF, DOCX, HTML, TXT and Markdown; convert other formats to one of these first.",

@@ -88,7 +88,10 @@ def _open(data: bytes, name: str) -> object:
             source=name,
         )
     if doc.page_count == 0:
-        raise ConversionError(f"{name}: the PDF has no pages. Check the source file.", source=name)
+        raise ConversionError(
+            f"{name}: the PDF has no pages: it is corrupt or truncated. Get a fresh copy of the original.",
+            source=name,
+        )
     return doc
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..model import Block
 
@@ -34,6 +35,23 @@ def _cell(value: str | None) -> str:
     return "<br>".join(p for p in lines if p).replace("|", "\\|")
 
 
+def _cell_text(words: list[tuple[Any, ...]], box: tuple[float, float, float, float] | None) -> str | None:
+    """The words whose centre lies in ``box``, in reading order; wrapped lines joined by a space."""
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
+    inside.sort(key=lambda w: (w[5], w[6], w[7]))  # block, line, word number
+    text = ""
+    for w in inside:
+        word = str(w[4]).replace("\u00a0", " ")
+        if text.endswith("-") and word[:1].islower() and not text[-2:-1].isdigit():
+            text = text[:-1] + word  # line-break hyphenation inside a cell
+        else:
+            text = f"{text} {word}" if text else word
+    return text
+
+
 def _ruled(page: object) -> bool:
     """Cheap test before the (slow) table finder: does the page draw enough straight rules?"""
     rules = 0
@@ -53,8 +71,11 @@ def find_tables(page: object) -> list[PageTable]:
         return []
     found = []
     pno = page.number + 1  # type: ignore[attr-defined]
+    words = page.get_text("words")  # type: ignore[attr-defined]
     for table in page.find_tables(strategy="lines").tables:  # type: ignore[attr-defined]
-        rows = [r for r in table.extract() if any((c or "").strip() for c in r)]
+        # table.extract() drops spaces between spans and splits punctuation off; read cells from words.
+        rows = [[_cell_text(words, box) for box in row.cells] for row in table.rows]
+        rows = [r for r in rows if any((c or "").strip() for c in r)]
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a framed paragraph, not a table
         text = markdown_table(rows)

@@ -1,0 +1,59 @@
+"""Shared fixtures: generated PDFs, fresh shelves, and the real corpus (converted once per run)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import pdfgen
+from docshelf import shelf
+from docshelf.build import DocOptions
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def corpus_file(rel: str) -> Path:
+    """A file of the real corpus, or a clean skip when the corpus is not beside the checkout."""
+    path = CORPUS / rel
+    if not path.is_file():
+        pytest.skip(f"corpus file {rel} not available (../shared/corpus is absent)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def fonts() -> None:
+    try:
+        pdfgen.find_dejavu_fonts()
+    except pdfgen.FontNotFound as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def gen_dir(tmp_path_factory: pytest.TempPathFactory, fonts: None) -> Path:
+    return tmp_path_factory.mktemp("generated")
+
+
+@pytest.fixture(scope="session")
+def regulation_pdf(gen_dir: Path) -> Path:
+    return pdfgen.make_regulation_pdf(gen_dir / "regulation.pdf")
+
+
+@pytest.fixture(scope="session")
+def manual_pdf(gen_dir: Path) -> Path:
+    return pdfgen.make_english_manual_pdf(gen_dir / "manual.pdf")
+
+
+@pytest.fixture
+def new_shelf(tmp_path: Path) -> Path:
+    return shelf.init(tmp_path / "shelf", name="Test shelf")
+
+
+@pytest.fixture(scope="session")
+def regulation_shelf(tmp_path_factory: pytest.TempPathFactory, regulation_pdf: Path) -> Iterator[Path]:
+    """A shelf holding the generated regulation (built once; tests must not modify it)."""
+    root = shelf.init(tmp_path_factory.mktemp("regshelf") / "shelf", name="Regulation shelf")
+    shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws", id="999-ФЗ"), progress=lambda _m: None)
+    yield root

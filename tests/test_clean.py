@@ -1,0 +1,126 @@
+"""Every cleaning pass on real-looking snippets: repairs extraction damage, never rewords."""
+
+from __future__ import annotations
+
+from docshelf import clean
+from docshelf.model import Block
+
+
+def _texts(blocks: tuple[Block, ...]) -> list[str]:
+    return [b.text for b in blocks]
+
+
+_BODY = [
+    "1. Оператор обязан принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей.",
+    "2. Обработка персональных данных должна ограничиваться достижением конкретных целей.",
+    "3) обезличивание персональных данных;",
+    "Согласие может быть отозвано субъектом персональных данных.",
+]
+
+
+def _pages(n: int, header: str, footer: str, unique_top: dict[int, str] | None = None) -> tuple[Block, ...]:
+    out: list[Block] = []
+    for p in range(1, n + 1):
+        out.append(Block(header, page=p, size=0.8))
+        if unique_top and p in unique_top:
+            out.append(Block(unique_top[p], page=p, bold=True))
+        out.append(Block(_BODY[p % len(_BODY)], page=p))
+        out.append(Block(footer.format(p=p, n=n), page=p, size=0.8))
+    return tuple(out)
+
+
+def test_furniture_removed_when_repeating_unique_top_line_kept() -> None:
+    blocks = _pages(6, "Федеральный закон от 27.07.2004 № 79-ФЗ", "Стр. {p} из {n}", {4: "Статья 69. Индивидуальный служебный спор"})
+    out = _texts(clean.strip_furniture(blocks))
+    assert not any(t.startswith(("Стр.", "Федеральный закон от")) for t in out)
+    assert "Статья 69. Индивидуальный служебный спор" in out
+    assert all(t in out for t in _BODY)
+
+
+def test_furniture_needs_same_style_a_title_equal_to_the_header_survives() -> None:
+    blocks = (Block("Закон о данных", page=1, size=1.3, bold=True), *_pages(5, "Закон о данных", "{p}"))
+    out = clean.strip_furniture(blocks)
+    assert out[0].text == "Закон о данных" and out[0].bold
+    assert sum(1 for b in out if b.text == "Закон о данных") == 1
+
+
+def test_furniture_not_touched_on_one_page_documents() -> None:
+    blocks = _pages(1, "Шапка", "Страница {p} из {n}")
+    assert clean.strip_furniture(blocks) == blocks
+
+
+def test_soft_hyphen_inside_and_across_blocks() -> None:
+    blocks = (Block("инфор\u00adмации и защи\u00ad"), Block("те информации"))
+    assert _texts(clean.fix_soft_hyphens(blocks)) == ["информации и защите информации"]
+
+
+def test_page_break_join_only_for_unfinished_paragraph() -> None:
+    blocks = (
+        Block("1. Оператор обязан принимать меры, необходимые и", page=3),
+        Block("достаточные для обеспечения выполнения обязанностей.", page=4),
+        Block("2. Следующая часть.", page=4),
+        Block("Статья 19. Меры", page=5, bold=True),
+    )
+    out = _texts(clean.join_page_breaks(blocks))
+    assert out[0] == "1. Оператор обязан принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей."
+    assert out[1:] == ["2. Следующая часть.", "Статья 19. Меры"]
+
+
+def test_page_break_join_keeps_real_hyphen_after_digit() -> None:
+    blocks = (Block("от 02.03.2007 № 24-", page=1), Block("ФЗ, от 12.04.2007", page=2))
+    # «ФЗ» starts with a capital: not a continuation by the lowercase rule, left alone.
+    assert len(clean.join_page_breaks(blocks)) == 2
+
+
+def test_superscript_article_numbers() -> None:
+    blocks = (Block("**Статья 20**<sup>1</sup> **. Представление сведений**"), Block("ст. 15<sup>2</sup> закона"))
+    assert _texts(clean.fix_superscripts(blocks)) == ["**Статья 20.1. Представление сведений**", "ст. 15.2 закона"]
+
+
+def test_glued_law_numbers_restored() -> None:
+    out = clean.restore_law_hyphens((Block("от 02.03.2007 № 24ФЗ и № 3ФКЗ; ФЗ без номера"),))
+    assert out[0].text == "от 02.03.2007 № 24-ФЗ и № 3-ФКЗ; ФЗ без номера"
+
+
+def test_spaces_normalized_yo_kept() -> None:
+    out = clean.normalize_spaces((Block("Принят\u00a0\u00a0\u00a0Думой  7\u00a0июля; учёт 152\u2011ФЗ"),))
+    assert out[0].text == "Принят Думой 7 июля; учёт 152-ФЗ"
+
+
+def test_tables_are_not_reflowed() -> None:
+    table = Block("| a | b |\n|---|---|\n| 1  2 | 3 |", kind="table")
+    assert clean.normalize_spaces((table,)) == (table,)
+
+
+def test_editorial_notes_marked_not_dropped() -> None:
+    blocks = (
+        Block("(в ред. Федерального закона от 25.07.2011 N 261-ФЗ)"),
+        Block("(часть 1.1 введена Федеральным законом от 14.07.2022 N 266-ФЗ)"),
+        Block("Документ предоставлен КонсультантПлюс"),
+        Block("1. Оператор обязан (в ред. закона) соблюдать конфиденциальность."),
+    )
+    out = clean.mark_editorial(blocks)
+    assert [b.editorial for b in out] == [True, True, True, False]
+    assert _texts(out) == _texts(blocks)
+
+
+def test_split_table_merged_with_repeated_header_dropped() -> None:
+    head = "| Мера | УЗ 1 |\n|---|---|"
+    blocks = (Block(head + "\n| ИАФ.1 | + |", page=4, kind="table"), Block(head + "\n| УПД.1 | + |", page=5, kind="table"))
+    out = clean.merge_split_tables(blocks)
+    assert len(out) == 1
+    assert out[0].text == head + "\n| ИАФ.1 | + |\n| УПД.1 | + |"
+
+
+def test_split_table_without_repeated_header_keeps_first_row() -> None:
+    blocks = (
+        Block("| Мера | УЗ 1 |\n|---|---|\n| ИАФ.1 | + |", page=4, kind="table"),
+        Block("| УПД.1 | + |\n|---|---|\n| УПД.2 | + |", page=5, kind="table"),
+    )
+    assert clean.merge_split_tables(blocks)[0].text.endswith("| ИАФ.1 | + |\n| УПД.1 | + |\n| УПД.2 | + |")
+
+
+def test_clean_runs_all_passes_in_order() -> None:
+    blocks = _pages(4, "КонсультантПлюс www.consultant.ru", "Страница {p} из {n}")
+    out = clean.clean(blocks)
+    assert all("Страница" not in b.text and "КонсультантПлюс" not in b.text for b in out)

@@ -1,0 +1,113 @@
+"""DocShelf's PDF extractor + cleaning on generated Russian regulations, and refused bad PDFs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pdfgen
+from docshelf.clean import clean
+from docshelf.convert import convert, detect_format
+from docshelf.convert.pdf import convert_pdf, garbled_share
+from docshelf.errors import ConversionError, NoTextLayerError, UnsupportedSourceError
+from docshelf.model import Block
+from docshelf.structure import find_headings
+
+
+@pytest.fixture(scope="module")
+def blocks(regulation_pdf: Path) -> tuple[Block, ...]:
+    return clean(convert_pdf(regulation_pdf.read_bytes(), name="regulation.pdf").blocks)
+
+
+@pytest.fixture(scope="module")
+def text(blocks: tuple[Block, ...]) -> str:
+    return "\n".join(b.text for b in blocks)
+
+
+def test_every_article_is_a_heading(blocks: tuple[Block, ...]) -> None:
+    numbers = [h.number for h in find_headings(blocks) if h.kind == "statya"]
+    assert numbers == ["1", "2", "3", "4", "5", "5.1", "6", "7", "8", "9", "10", "11", "12"]
+    glavy = [h.text for h in find_headings(blocks) if h.kind == "glava"]
+    assert glavy[0] == "Глава 1. Общие положения" and len(glavy) == 4
+
+
+def test_wrapped_article_heading_is_one_block(blocks: tuple[Block, ...]) -> None:
+    titles = [h.text for h in find_headings(blocks)]
+    assert "Статья 1. Предмет регулирования и сфера действия настоящего Федерального закона" in titles
+
+
+def test_running_header_and_footer_removed(text: str) -> None:
+    assert "Страница" not in text
+    assert text.count("«О защите тестовых данных»") == 1  # the title stays, the running header goes
+
+
+def test_hyphenation_repaired_real_hyphens_kept(text: str) -> None:
+    assert "№ 152-ФЗ" in text
+    assert "интернет-ресурс" in text
+    assert "государственной" in text and "госу-" not in text
+    assert "информационной" in text and "информаци-" not in text
+    assert "персональных" in text
+
+
+def test_superscript_article_number(text: str) -> None:
+    assert "Статья 5.1. Особенности обработки" in text
+    assert "Статья 51" not in text
+
+
+def test_yo_and_nbsp(text: str) -> None:
+    assert "учёт" in text.lower()
+    assert "\u00a0" not in text
+
+
+def test_table_across_page_break_is_one_table_with_one_header(blocks: tuple[Block, ...]) -> None:
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1
+    rows = tables[0].text.split("\n")
+    assert rows[0] == "| Мера | УЗ 1 | УЗ 2 | УЗ 3 |"
+    assert sum(1 for r in rows if r.startswith("| Мера")) == 1
+    assert rows[2].startswith("| ИАФ.1 ") and rows[-1].startswith("| ЗИС.4 ")
+    assert len(rows) == 2 + 33
+
+
+def test_english_manual_headings(manual_pdf: Path) -> None:
+    bl = clean(convert_pdf(manual_pdf.read_bytes(), name="manual.pdf").blocks)
+    heads = [h.text for h in find_headings(bl)]
+    assert "1. Introduction" in heads and "2.1 Installation" in heads and "3.2 Backups" in heads
+    assert not any(b.text.startswith("Page ") for b in bl)
+
+
+@pytest.mark.parametrize(
+    ("maker", "error", "words"),
+    [
+        (pdfgen.make_scanned_pdf, NoTextLayerError, "no text layer"),
+        (pdfgen.make_empty_pdf, NoTextLayerError, "no text layer"),
+        (pdfgen.make_encrypted_pdf, ConversionError, "encrypted"),
+        (pdfgen.make_truncated_pdf, ConversionError, "corrupt or truncated"),
+    ],
+)
+def test_bad_pdfs_refused_with_advice(gen_dir: Path, maker, error, words) -> None:  # type: ignore[no-untyped-def]
+    path = maker(gen_dir / f"{maker.__name__}.pdf")
+    with pytest.raises(error) as info:
+        convert(path.read_bytes(), name=path.name)
+    assert words in str(info.value)
+
+
+def test_garbled_text_layer_detected() -> None:
+    assert garbled_share("На8<5=>ва=85 ABа=4а@Bа " * 30) > 0.5
+    assert garbled_share("Оператор обязан принимать меры по защите персональных данных " * 10) == 0
+    assert garbled_share('<xsd:element name="af" type="xsd:integer"/> struct { opaque x<0..255>; } ' * 10) < 0.2
+
+
+def test_format_detection() -> None:
+    assert detect_format("x.bin", b"%PDF-1.7 ...") == "pdf"
+    assert detect_format("law.html", b"<html>") == "html"
+    with pytest.raises(UnsupportedSourceError, match="not a PDF"):
+        detect_format("law.pdf", b"<html>error page</html>")
+    with pytest.raises(UnsupportedSourceError, match="unsupported file type"):
+        detect_format("image.png", b"\x89PNG")
+
+
+def test_stdout_stays_clean(regulation_pdf: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    convert_pdf(regulation_pdf.read_bytes(), name="regulation.pdf")
+    assert capfd.readouterr().out == ""

@@ -1,0 +1,118 @@
+"""Heading recognition by the document's own structure, and splitting into sections."""
+
+from __future__ import annotations
+
+import re
+
+from docshelf.model import Block
+from docshelf.split import split_document
+from docshelf.structure import clause_id, find_headings, guess_title
+
+
+def _law() -> tuple[Block, ...]:
+    return (
+        Block("РОССИЙСКАЯ ФЕДЕРАЦИЯ", bold=True),
+        Block("ФЕДЕРАЛЬНЫЙ ЗАКОН", bold=True),
+        Block("О ПЕРСОНАЛЬНЫХ ДАННЫХ", bold=True),
+        Block("Принят Государственной Думой 8 июля 2006 года"),
+        Block("Глава 1. ОБЩИЕ ПОЛОЖЕНИЯ", bold=True),
+        Block("Статья 1. Сфера действия настоящего Федерального закона", bold=True),
+        Block("1. Настоящим Федеральным законом регулируются отношения."),
+        Block("2. Действие закона не распространяется на отношения"),
+        Block("Статья 10.2-1. Особенности регулирования деятельности провайдера хостинга", bold=True),
+        Block("1. Провайдер хостинга обязан."),
+        Block("Глава 2. ПРИНЦИПЫ", bold=True),
+        Block("Статья 20.1. Представление сведений", bold=True),
+        Block("Текст статьи."),
+    )
+
+
+def test_law_levels_come_from_kinds_not_sizes() -> None:
+    hs = find_headings(_law())
+    assert [(h.kind, h.level, h.number) for h in hs] == [
+        ("glava", 1, "1"),
+        ("statya", 2, "1"),
+        ("statya", 2, "10.2-1"),
+        ("glava", 1, "2"),
+        ("statya", 2, "20.1"),
+    ]
+    assert [clause_id(h) for h in hs] == ["гл. 1", "ст. 1", "ст. 10.2-1", "гл. 2", "ст. 20.1"]
+
+
+def test_parts_of_articles_are_not_headings() -> None:
+    texts = [h.text for h in find_headings(_law())]
+    assert not any(t.startswith(("1.", "2.")) for t in texts)
+
+
+def test_title_from_preamble_without_boilerplate() -> None:
+    blocks = _law()
+    assert guess_title(blocks, find_headings(blocks), "x") == "О ПЕРСОНАЛЬНЫХ ДАННЫХ"
+
+
+def test_letter_spaced_and_undotted_headings() -> None:
+    blocks = (
+        Block("С т а т ь я  1. Основные понятия"),
+        Block("Текст."),
+        Block("Статья 137"),
+        Block("1. Текст статьи."),
+        Block("Г л а в а  2. Права"),
+    )
+    hs = find_headings(blocks)
+    assert [(h.kind, h.number) for h in hs] == [("statya", "1"), ("statya", "137"), ("glava", "2")]
+    assert hs[0].text == "С т а т ь я 1. Основные понятия"  # verbatim apart from collapsed spaces
+
+
+def test_numbered_points_and_roman_sections_in_an_order() -> None:
+    blocks = (
+        Block("I. Общие положения", bold=True),
+        Block("1. Настоящие Требования разработаны в соответствии с законом и применяются к объектам."),
+        Block("II. Требования к обеспечению безопасности", bold=True),
+        Block("2.1. Организационные меры", bold=True),
+        Block("Приложение N 1"),
+    )
+    hs = find_headings(blocks)
+    assert [(h.kind, h.number, h.level) for h in hs] == [
+        ("roman", "I", 2),
+        ("roman", "II", 2),
+        ("num", "2.1", 3),
+        ("prilozhenie", "1", 1),
+    ]
+
+
+def test_printed_table_of_contents_is_not_headings() -> None:
+    toc = [Block(f"{n}. Section title {n} {n * 3}") for n in range(1, 6)]
+    body = [Block("1. Introduction"), Block("Text."), Block("2. Overview"), Block("Text.")]
+    hs = find_headings((*toc, *body))
+    assert [h.text for h in hs] == ["1. Introduction", "2. Overview"]
+    assert clause_id(hs[0], english=True) == "§1"
+
+
+def test_split_by_article_with_chapter_groups() -> None:
+    blocks = _law()
+    sections = split_document(blocks, find_headings(blocks), max_chars=10_000, preamble_title="О ПЕРСОНАЛЬНЫХ ДАННЫХ")
+    assert [s.clause for s in sections] == ["", "ст. 1", "ст. 10.2-1", "ст. 20.1"]
+    assert sections[0].title == "О ПЕРСОНАЛЬНЫХ ДАННЫХ"
+    assert sections[2].groups == ("Глава 1. ОБЩИЕ ПОЛОЖЕНИЯ",)
+    assert sections[3].groups == ("Глава 2. ПРИНЦИПЫ",)
+    assert sections[1].markdown.startswith("# Статья 1. Сфера действия настоящего Федерального закона\n\n1. Настоящим")
+    assert all(re.fullmatch(r"\d{3}-[a-z0-9-]+", s.slug) for s in sections)
+    assert sections[2].slug == "003-statia-10-2-1-osobennosti-regulirovaniia"
+
+
+def test_long_article_is_cut_at_parts_with_its_heading_in_every_piece() -> None:
+    parts = [Block(f"{n}. " + "Оператор обязан соблюдать требования. " * 20) for n in range(1, 9)]
+    blocks = (Block("Статья 19. Меры по обеспечению безопасности", bold=True), *parts)
+    sections = split_document(blocks, find_headings(blocks), max_chars=2500)
+    assert len(sections) > 2
+    assert all(s.markdown.startswith("# Статья 19. Меры по обеспечению безопасности\n") for s in sections)
+    assert all(s.clause == "ст. 19" for s in sections)
+    assert sections[0].title.startswith("Статья 19. Меры по обеспечению безопасности (ч. 1")
+    assert len({s.slug for s in sections}) == len(sections)
+    joined = "".join(s.markdown.split("\n", 2)[2] for s in sections)
+    assert all(p.text.strip() in joined for p in parts)  # nothing lost
+
+
+def test_editorial_blocks_rendered_as_quotes() -> None:
+    blocks = (Block("Статья 7. Конфиденциальность", bold=True), Block("(в ред. закона от 25.07.2011 N 261-ФЗ)", editorial=True), Block("Текст."))
+    md = split_document(blocks, find_headings(blocks), max_chars=10_000)[0].markdown
+    assert "> (в ред. закона от 25.07.2011 N 261-ФЗ)" in md
