@@ -30,9 +30,8 @@ _EDITORIAL = re.compile(
     r"дополнение стать[её]й|список изменяющих документов)",
     re.IGNORECASE,
 )
-_PUBLISHER = re.compile(
-    r"КонсультантПлюс|consultant\.ru|Документ предоставлен|Дата сохранения|ГАРАНТ|garant\.ru", re.IGNORECASE
-)
+# Case-sensitive on purpose: «ГАРАНТ» the publisher, not «гарантии» in the law's own text.
+_PUBLISHER = re.compile(r"КонсультантПлюс|consultant\.ru|Документ предоставлен|Дата сохранения:|\bГАРАНТ\b|garant\.ru")
 _SPACE_RUN = re.compile(r"[ \t\u00a0]{2,}")
 
 

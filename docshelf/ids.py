@@ -8,23 +8,51 @@ from slugify import slugify
 
 from .model import Block
 
+_HEAD_BLOCKS = 20
 _LAW = re.compile(r"(?:N|№)\s*(\d+(?:-\d+)?-(?:ФЗ|ФКЗ))")
 _RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
-_ORDER = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b.*?(?:N|№)\s*(\d+[\w-]*)", re.IGNORECASE)
-_KIND_SHORT = {"приказ": "Приказ", "постановление": "ПП", "указ": "Указ", "распоряжение": "Распоряжение"}
+_ACT = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b", re.IGNORECASE)
+_ACT_NUMBER = re.compile(r"\bот\s+\d{1,2}[\s.]+\S+[\s.]+\d{4}\s*(?:г\.|года)?\s*(?:N|№)\s*(\d+[\w/-]*)", re.IGNORECASE)
+_AMENDMENTS = re.compile(r"\(в ред\.|в редакции|список изменяющих|утратил|признан", re.IGNORECASE)
+_ISSUERS = (
+    ("ФСТЭК", re.compile(r"ФСТЭК|ТЕХНИЧЕСКОМУ И ЭКСПОРТНОМУ КОНТРОЛЮ", re.IGNORECASE)),
+    ("ФСБ", re.compile(r"ФЕДЕРАЛЬНАЯ СЛУЖБА БЕЗОПАСНОСТИ|ФСБ России", re.IGNORECASE)),
+    ("Минцифры", re.compile(r"МИНИСТЕРСТВО ЦИФРОВОГО РАЗВИТИЯ|Минцифры", re.IGNORECASE)),
+)
 
 
 def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
-    """A sensible citation id from the document's own opening lines; ``fallback`` when none."""
-    head = " ".join(b.text for b in blocks[:15])
-    if m := _RFC.search(head):
+    """A citation id from the document's own opening lines (not from amendment lists); else ``fallback``."""
+    head = [b.text for b in blocks[:_HEAD_BLOCKS] if not b.editorial and not _AMENDMENTS.search(b.text)]
+    joined = " ".join(head)
+    if m := _RFC.search(joined):
         return f"RFC {m.group(1)}"
-    if m := _LAW.search(head):
-        return m.group(1)
-    for b in blocks[:15]:
-        if m := _ORDER.match(b.text.strip()):
-            return f"{_KIND_SHORT[m.group(1).lower()]} № {m.group(2)}"
+    if act := _act_id(head):
+        return act
+    for text in head[:4]:  # «27 июля 2006 года N 152-ФЗ» opens a law; later numbers are references
+        if m := _LAW.search(text):
+            return m.group(1)
     return fallback
+
+
+def _act_id(head: list[str]) -> str:
+    for i, text in enumerate(head):
+        kind = _ACT.match(text.strip())
+        if not kind:
+            continue
+        m = _ACT_NUMBER.search(" ".join(head[i : i + 3]))
+        if not m:
+            continue
+        before = " ".join(head[: i + 1])
+        number = m.group(1)
+        word = kind.group(1).lower()
+        if word == "постановление" and re.search(r"ПРАВИТЕЛЬСТВ", before, re.IGNORECASE):
+            return f"ПП {number}"
+        if word == "указ":
+            return f"Указ № {number}"
+        issuer = next((name for name, pat in _ISSUERS if pat.search(before)), "")
+        return " ".join(p for p in (word.capitalize(), issuer, "№", number) if p)
+    return ""
 
 
 def doc_slug(doc_id: str) -> str:

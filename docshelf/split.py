@@ -77,8 +77,12 @@ def split_document(
     first = cuts[0].index if cuts else len(blocks)
     if first > 0:
         pre = tagged[:first]
-        for s in _emit(pre, None, (), by_index, max_chars, english, headings):
-            sections.append(replace(s, title=preamble_title) if preamble_title and s.title == plain(pre[0][1].text)[:120] else s)
+        first_line = plain(pre[0][1].text)[:120]
+        for sec in _emit(pre, None, (), by_index, max_chars, english, headings):
+            if preamble_title and not sec.clause and sec.title.startswith(first_line):
+                tail = sec.title[len(first_line) :]
+                sec = replace(sec, title=preamble_title + tail, slug_hint=preamble_title[:40] + tail)
+            sections.append(sec)
     for n, h in enumerate(cuts):
         end = cuts[n + 1].index if n + 1 < len(cuts) else len(blocks)
         groups = [g for g in groups if g.level < h.level]
@@ -94,10 +98,12 @@ def split_document(
 
 
 def _unit_level(headings: list[Heading]) -> int:
+    """The level a document is cut at: its articles, else its top level below annexes/appendices."""
     levels = [h.level for h in headings if h.kind == "statya"]
     if levels:
         return min(levels)
-    return min((h.level for h in headings), default=1)
+    body = [h.level for h in headings if h.kind not in ("prilozhenie", "appendix")]
+    return min(body or [h.level for h in headings] or [1])
 
 
 def _emit(
@@ -149,12 +155,16 @@ def _pieces(
         chunks[-1].append(item)
         size += len(item[1].text) + 2
     out = []
+    base = _section(body, head, groups, "", by_index, english).title
     for n, chunk in enumerate(chunks):
         piece = ([body[0]] if head is not None else []) + chunk
         text = render(piece, head, head.level if head else 0, by_index)
-        section = _section(piece, head, groups, text, by_index, english)
+        section = replace(_section(piece, head, groups, text, by_index, english), title=base)
         if len(chunks) > 1:
-            label = _range_label(chunk, "ч." if head is not None and head.kind == "statya" else "п.")
+            label = ""
+            if head is not None:  # numbers in a preamble are a printed table of contents, not clauses
+                prefix = "ч." if head.kind == "statya" else "§" if english else "п."
+                label = _range_label(chunk, prefix)
             label = label or f"{n + 1}/{len(chunks)}"
             section = replace(section, title=f"{section.title} ({label})", slug_hint=f"{section.title[:32]} {label}")
         out.append(section)
@@ -165,7 +175,9 @@ def _range_label(chunk: list[Item], prefix: str) -> str:
     numbers = [m.group(1) for _, b in chunk if (m := _PART_NUMBER.match(b.text))]
     if not numbers:
         return ""
-    return f"{prefix} {numbers[0]}" if numbers[0] == numbers[-1] else f"{prefix} {numbers[0]}–{numbers[-1]}"
+    sep = "" if prefix == "§" else " "
+    first, last = numbers[0], numbers[-1]
+    return f"{prefix}{sep}{first}" if first == last else f"{prefix}{sep}{first}–{last}"
 
 
 def _section(

@@ -15,18 +15,24 @@ from .model import Block
 
 # Letter-spaced headings («С т а т ь я  1.») appear in preformatted texts: allow one space between letters.
 _SP = r"\s?"
+_ORDINALS = "ПЕРВЫЙ|ВТОРОЙ|ТРЕТИЙ|ЧЕТВЕРТЫЙ|ЧЕТВЁРТЫЙ|ПЯТЫЙ|ШЕСТОЙ|СЕДЬМОЙ|ВОСЬМОЙ|ДЕВЯТЫЙ|ДЕСЯТЫЙ"
 _KINDS: tuple[tuple[str, int, re.Pattern[str]], ...] = (
-    ("razdel", 10, re.compile(rf"^(?:Р{_SP}а{_SP}з{_SP}д{_SP}е{_SP}л|РАЗДЕЛ)\s+([IVXLCDM]+|\d+)\b")),
+    ("razdel", 10, re.compile(rf"^(?:Р{_SP}а{_SP}з{_SP}д{_SP}е{_SP}л|РАЗДЕЛ)\s+([IVXLCDM]+|\d+|{_ORDINALS})\b", re.IGNORECASE)),
     ("prilozhenie", 10, re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+(?:\.\d+)?))?(?=\s|$|\.)")),
     ("appendix", 10, re.compile(r"^Appendix\s+([A-Z])\b\.?")),
     ("glava", 20, re.compile(rf"^(?:Г{_SP}л{_SP}а{_SP}в{_SP}а|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b")),
     ("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S")),
     ("statya", 40, re.compile(rf"^(?:С{_SP}т{_SP}а{_SP}т{_SP}ь{_SP}я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?=\.|\s|$)")),
-    ("num", 50, re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")),
+    ("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")),
 )
 _TOC_TAIL = re.compile(r"(?:\.{2,}|\s)\s*\d{1,4}$")
 _MARKUP = re.compile(r"\*\*|__|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
 _SENTENCE_END = (".", ";", ",", ":")
+_NOT_TITLE = re.compile(
+    r"^(Abstract|Status of This Memo|Copyright|Table of Contents|Internet-Draft|Network Working Group|"
+    r"Request for Comments|RFC \d+|Оглавление|Содержание)\b|.*\b(?:19|20)\d\d$",
+    re.IGNORECASE,
+)
 _BOILERPLATE_TITLE = re.compile(r"^(РОССИЙСКАЯ ФЕДЕРАЦИЯ|ФЕДЕРАЛЬНЫЙ ЗАКОН|ПРАВИТЕЛЬСТВО РОССИЙСКОЙ ФЕДЕРАЦИИ)$")
 
 
@@ -48,7 +54,8 @@ def plain(text: str) -> str:
 
 def _match(block: Block) -> tuple[str, int, str] | None:
     text = plain(block.text)
-    if block.kind == "table" or block.editorial or not text or len(text) > 300:
+    # A bold article heading may wrap over several lines (149-ФЗ ст. 15.1-1 has ~400 characters).
+    if block.kind == "table" or block.editorial or not text or len(text) > (700 if block.bold else 300):
         return None
     for kind, rank, pattern in _KINDS:
         m = pattern.match(text)
@@ -60,6 +67,8 @@ def _match(block: Block) -> tuple[str, int, str] | None:
         if kind == "roman" and (len(text) > 200 or text.endswith(";")):
             return None
         if kind == "statya" and len(text) > 250 and not block.bold:
+            return None
+        if kind != "statya" and len(text) > 300:
             return None
         return kind, rank, number
     if block.kind == "heading":
@@ -117,18 +126,18 @@ def find_headings(blocks: tuple[Block, ...]) -> list[Heading]:
 
 
 def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: str) -> str:
-    """The document's title: bold/large lines of its preamble, else the first heading, else ``fallback``."""
+    """The document's title: bold/large lines of its preamble, else its first title-like line, else ``fallback``."""
     first = headings[0].index if headings else len(blocks)
-    lines = [
-        plain(b.text)
-        for b in blocks[:first][:12]
-        if (b.bold or b.size >= 1.15 or b.kind == "heading") and b.kind != "table" and len(b.text) < 250
-        and not b.editorial
-    ]
-    lines = [ln for ln in lines if not _BOILERPLATE_TITLE.match(ln)][:3]
-    if lines:
-        return " ".join(lines)
-    return headings[0].text if headings else fallback
+    preamble = [b for b in blocks[:first][:15] if b.kind != "table" and not b.editorial and len(b.text) < 250]
+    styled = [plain(b.text) for b in preamble if b.bold or b.size >= 1.15 or b.kind == "heading"]
+    styled = [ln for ln in styled if not _BOILERPLATE_TITLE.match(ln) and not _NOT_TITLE.match(ln)][:3]
+    if styled:
+        return " ".join(styled)
+    for b in preamble:  # plain-text standards (RFCs): the first short line that reads like a title
+        text = plain(b.text)
+        if 2 <= len(text.split()) <= 20 and not text.endswith(_SENTENCE_END) and not _NOT_TITLE.match(text):
+            return text
+    return fallback
 
 
 CLAUSE_PREFIX = {

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Block
+from .grid import find_grids
 
-_MIN_RULES = 6  # fewer drawn rules than this cannot form a grid worth asking find_tables about
 
 
 @dataclass(frozen=True)
@@ -52,32 +52,18 @@ def _cell_text(words: list[tuple[Any, ...]], box: tuple[float, float, float, flo
     return text
 
 
-def _ruled(page: object) -> bool:
-    """Cheap test before the (slow) table finder: does the page draw enough straight rules?"""
-    rules = 0
-    for path in page.get_cdrawings():  # type: ignore[attr-defined]
-        for item in path.get("items", ()):
-            kind = item[0]
-            if kind == "re" or (kind == "l" and (abs(item[1][0] - item[2][0]) < 1 or abs(item[1][1] - item[2][1]) < 1)):
-                rules += 1
-                if rules >= _MIN_RULES:
-                    return True
-    return False
-
-
 def find_tables(page: object) -> list[PageTable]:
     """Ruled tables of one PDF page as table blocks, with their bounding boxes."""
-    if not _ruled(page):
+    grids = find_grids(page)
+    if not grids:
         return []
-    found = []
     pno = page.number + 1  # type: ignore[attr-defined]
     words = page.get_text("words")  # type: ignore[attr-defined]
-    for table in page.find_tables(strategy="lines").tables:  # type: ignore[attr-defined]
-        # table.extract() drops spaces between spans and splits punctuation off; read cells from words.
-        rows = [[_cell_text(words, box) for box in row.cells] for row in table.rows]
+    found = []
+    for grid in grids:
+        rows = [[_cell_text(words, box) for box in row] for row in grid.rows]
         rows = [r for r in rows if any((c or "").strip() for c in r)]
-        if len(rows) < 2 or max(len(r) for r in rows) < 2:
-            continue  # a framed paragraph, not a table
-        text = markdown_table(rows)
-        found.append(PageTable(tuple(table.bbox), Block(text=text, page=pno, kind="table")))
+        if len(rows) < 2:
+            continue
+        found.append(PageTable(grid.bbox, Block(text=markdown_table(rows), page=pno, kind="table")))
     return found

@@ -1,0 +1,94 @@
+"""The CLI as a user runs it: exit codes, one-line errors, clean stdout, JSON shapes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docshelf import reader
+
+
+def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "docshelf", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
+
+
+def test_help_lists_every_command() -> None:
+    res = run("--help")
+    assert res.returncode == 0
+    for command in ("init", "add", "rebuild", "check", "read-index", "fetch", "demo"):
+        assert command in res.stdout
+
+
+def test_usage_error_exits_2() -> None:
+    res = run("add")
+    assert res.returncode == 2 and "Usage" in res.stderr
+
+
+def test_init_add_read_fetch_check(tmp_path: Path, regulation_pdf: Path) -> None:
+    root = tmp_path / "shelf"
+    assert run("init", str(root), "--name", "Мой стеллаж").returncode == 0
+    res = run("add", str(regulation_pdf), "--shelf", str(root), "--category", "laws", "--id", "999-ФЗ")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("999-ФЗ\tdocs/laws/999-fz/subindex.md\t")
+    assert "converting regulation.pdf" in res.stderr  # progress goes to stderr
+    index = json.loads(run("read-index", "--json", cwd=root).stdout)
+    assert set(index) == {"commit", "path", "text"} and index["text"].startswith("# Мой стеллаж")
+    sub = run("read-index", "docs/laws/999-fz/subindex.md", "--shelf", str(root)).stdout
+    section = next(line.split("](")[1].split(")")[0] for line in sub.splitlines() if "ст. 3 " in line)
+    fetched = json.loads(run("fetch", f"docs/laws/999-fz/{section}", "--json", "--shelf", str(root)).stdout)
+    assert {"commit", "path", "title", "clauses", "text", "sha256", "next_start"} <= set(fetched)
+    assert fetched["clauses"] == ["ст. 3"] and fetched["commit"] == index["commit"]
+    assert fetched == reader.fetch(root, f"docs/laws/999-fz/{section}").to_dict()  # CLI is a thin face
+    env = {"DOCSHELF_SHELF": str(root)}
+    assert run("check", env=env).returncode == 0
+    assert run("rebuild", env=env).stdout.strip() == "rebuilt: no changes"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["fetch", "../../etc/passwd"], "leaves the shelf"),
+        (["read-index", "--at", "--output=x"], "Invalid ref"),
+        (["read-index", "--at", "nosuchbranch"], "Unknown commit"),
+        (["add", "nothing.pdf"], "no such file"),
+    ],
+)
+def test_errors_are_one_line_and_exit_1(regulation_shelf: Path, args: list[str], words: str) -> None:
+    res = run(*args, "--shelf", str(regulation_shelf))
+    assert res.returncode == 1
+    assert res.stderr.startswith("Error: ") and words in res.stderr
+    assert "Traceback" not in res.stderr and res.stdout == ""
+
+
+def test_not_a_shelf(tmp_path: Path) -> None:
+    res = run("read-index", "--shelf", str(tmp_path))
+    assert res.returncode == 1 and "docshelf init" in res.stderr
+
+
+def test_check_exit_code_on_problem(tmp_path: Path, regulation_pdf: Path) -> None:
+    root = tmp_path / "s"
+    run("init", str(root))
+    run("add", str(regulation_pdf), "--shelf", str(root))
+    (root / "docs" / "general" / "orphan.md").write_text("# x\n", encoding="utf-8")
+    res = run("check", "--shelf", str(root))
+    assert res.returncode == 1 and "orphan" in res.stdout
+
+
+def test_demo_runs(tmp_path: Path) -> None:
+    res = run("demo", "--dir", str(tmp_path / "demo"))
+    assert res.returncode == 0, res.stderr
+    assert "== read_index index.md" in res.stdout and "== fetch docs/laws/999-fz/" in res.stdout
+    assert "bytes of Markdown" in res.stdout

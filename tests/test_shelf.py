@@ -1,0 +1,171 @@
+"""The shelf end to end: init, add, rebuild (idempotent), check, and failures that leave no trace."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import pdfgen
+from docshelf import check, gitrepo, reader, shelf
+from docshelf.build import DocOptions
+from docshelf.errors import ConversionError, DuplicateIdError, ShelfError
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True, encoding="utf-8").stdout
+
+
+def _state(root: Path) -> tuple[str, str, str]:
+    return _git(root, "rev-parse", "HEAD"), _git(root, "status", "--porcelain", "--untracked-files=all"), _git(root, "branch")
+
+
+def _quiet(_msg: str) -> None:
+    pass
+
+
+def test_init_makes_a_committed_shelf(new_shelf: Path) -> None:
+    assert (new_shelf / ".docshelf.json").is_file()
+    assert (new_shelf / "index.md").read_text(encoding="utf-8").startswith("# Test shelf\n\n> ")
+    assert (new_shelf / "README.md").is_file()
+    assert _git(new_shelf, "status", "--porcelain") == ""
+    assert "Create shelf" in _git(new_shelf, "log", "--format=%s")
+
+
+def test_init_refuses_non_empty_dir(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "file").write_text("hi", encoding="utf-8")
+    with pytest.raises(ShelfError, match="not empty"):
+        shelf.init(tmp_path / "x")
+
+
+def test_added_regulation_layout(regulation_shelf: Path) -> None:
+    meta = json.loads((regulation_shelf / "docs/laws/999-fz.meta.json").read_text(encoding="utf-8"))
+    assert meta["id"] == "999-ФЗ"
+    assert meta["title"] == "Федеральный закон от 01.02.2024 № 999-ФЗ «О защите тестовых данных»"
+    assert meta["source"]["file"] == "sources/regulation.pdf"
+    assert len(meta["source"]["sha256"]) == 64
+    assert meta["converter"]["name"] == "docshelf-pdf" and meta["pages"] == 7
+    clauses = [s["clause"] for s in meta["sections"]]
+    assert clauses[1:14] == [f"ст. {n}" for n in ["1", "2", "3", "4", "5", "5.1", "6", "7", "8", "9", "10", "11", "12"]]
+    for s in meta["sections"]:
+        assert (regulation_shelf / s["path"]).is_file()
+        assert s["pages"][0] >= 1 and s["bytes"] > 0 and s["tokens"] > 0
+    sub = (regulation_shelf / "docs/laws/999-fz/subindex.md").read_text(encoding="utf-8")
+    assert "## Глава 2. Порядок обработки тестовых данных" in sub
+    assert "- [Статья 5.1. Особенности обработки" in sub and "ст. 5.1 · p. 3" in sub
+    index = (regulation_shelf / "index.md").read_text(encoding="utf-8")
+    assert "## laws" in index and "(docs/laws/999-fz/subindex.md): 999-ФЗ · " in index
+    assert (regulation_shelf / "sources/regulation.pdf").is_file()
+    assert "Add 999-ФЗ" in _git(regulation_shelf, "log", "-1", "--format=%B")
+
+
+def test_check_passes_on_a_fresh_shelf(regulation_shelf: Path) -> None:
+    assert check.check(regulation_shelf) == []
+
+
+def test_rebuild_is_idempotent(tmp_path: Path, regulation_pdf: Path) -> None:
+    root = shelf.init(tmp_path / "s")
+    shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws"), progress=_quiet)
+    head = _git(root, "rev-parse", "HEAD")
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert shelf.rebuild(root, progress=_quiet) is False
+    assert _git(root, "rev-parse", "HEAD") == head and _git(root, "status", "--porcelain") == ""
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert before == after
+
+
+def test_failed_add_leaves_shelf_exactly_as_before(new_shelf: Path, regulation_pdf: Path, gen_dir: Path) -> None:
+    bad = pdfgen.make_truncated_pdf(gen_dir / "broken.pdf")
+    state = _state(new_shelf)
+    with pytest.raises(ConversionError):
+        shelf.add(new_shelf, [regulation_pdf, bad], DocOptions(source=""), progress=_quiet)
+    assert _state(new_shelf) == state
+    with pytest.raises(ConversionError, match="no such file"):
+        shelf.add(new_shelf, [new_shelf / "missing.pdf"], DocOptions(source=""), progress=_quiet)
+    with pytest.raises(ConversionError, match="is a directory"):
+        shelf.add(new_shelf, [gen_dir], DocOptions(source=""), progress=_quiet)
+    assert _state(new_shelf) == state
+
+
+def test_failure_during_write_rolls_back(new_shelf: Path, regulation_pdf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _state(new_shelf)
+
+    def boom(root: Path, config: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(shelf, "_write_index", boom)
+    with pytest.raises(OSError):
+        shelf.add(new_shelf, [regulation_pdf], DocOptions(source="", id="A"), branch="add-a", progress=_quiet)
+    assert _state(new_shelf)[:2] == state[:2]
+    assert "* main" in _git(new_shelf, "branch")
+
+
+def test_duplicate_id_refused(regulation_shelf: Path, regulation_pdf: Path) -> None:
+    state = _state(regulation_shelf)
+    with pytest.raises(DuplicateIdError, match="999-ФЗ"):
+        shelf.add(regulation_shelf, [regulation_pdf], DocOptions(source="", category="laws"), progress=_quiet)
+    assert _state(regulation_shelf) == state
+
+
+def test_branch_and_no_commit(new_shelf: Path, regulation_pdf: Path, manual_pdf: Path) -> None:
+    shelf.add(new_shelf, [regulation_pdf], DocOptions(source="", id="999-ФЗ"), branch="add-999", progress=_quiet)
+    assert "* add-999" in _git(new_shelf, "branch")
+    assert "Add 999-ФЗ" in _git(new_shelf, "log", "-1", "--format=%s")
+    head = _git(new_shelf, "rev-parse", "HEAD")
+    shelf.add(new_shelf, [manual_pdf], DocOptions(source="", category="manuals"), commit=False, progress=_quiet)
+    assert _git(new_shelf, "rev-parse", "HEAD") == head
+    assert "docs/manuals/" in _git(new_shelf, "status", "--porcelain", "--untracked-files=all")
+
+
+def test_check_finds_hand_edits_orphans_and_broken_links(tmp_path: Path, regulation_pdf: Path) -> None:
+    root = shelf.init(tmp_path / "s")
+    shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws", id="999-ФЗ"), progress=_quiet)
+    sub = root / "docs/laws/999-fz/subindex.md"
+    sub.write_text(sub.read_text(encoding="utf-8") + "\n- [x](nowhere.md)\n", encoding="utf-8")
+    (root / "docs/laws/999-fz/stray.md").write_text("# stray\n", encoding="utf-8")
+    first = next(p for p in sorted((root / "docs/laws/999-fz").glob("0*.md")))
+    first.unlink()
+    kinds = {(p.kind, Path(p.path).name) for p in check.check(root)}
+    assert ("stale", "subindex.md") in kinds
+    assert ("broken-link", "subindex.md") in kinds
+    assert ("orphan", "stray.md") in kinds
+    assert ("missing", first.name) in kinds
+
+
+def test_check_finds_missing_article(tmp_path: Path, regulation_pdf: Path) -> None:
+    root = shelf.init(tmp_path / "s")
+    shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws", id="999-ФЗ"), progress=_quiet)
+    meta_path = root / "docs/laws/999-fz.meta.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["sections"] = [s for s in meta["sections"] if s["clause"] != "ст. 7"]
+    meta_path.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+    messages = [p.message for p in check.check(root) if p.kind == "numbering"]
+    assert any("ст. 7 is missing" in m for m in messages)
+
+
+def test_pinned_reads_come_from_git_not_the_work_tree(regulation_shelf: Path) -> None:
+    commit = gitrepo.resolve(regulation_shelf)
+    page = reader.read_index(regulation_shelf, "docs/laws/999-fz")
+    assert page.path == "docs/laws/999-fz/subindex.md" and page.commit == commit
+    meta = json.loads((regulation_shelf / "docs/laws/999-fz.meta.json").read_text(encoding="utf-8"))
+    sec = next(s for s in meta["sections"] if s["clause"] == "ст. 9")
+    res = reader.fetch(regulation_shelf, sec["path"], max_chars=200)
+    assert res.clauses == ["ст. 9"] and res.doc_id == "999-ФЗ" and res.commit == commit
+    assert res.text.startswith("# Статья 9. Уровни защищённости тестовых данных")
+    assert res.next_start == 200 and res.total_chars > 200
+    rest = reader.fetch(regulation_shelf, sec["path"], start=200, max_chars=10**6)
+    assert rest.next_start is None and rest.sha256 == res.sha256
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["../outside.md", "/etc/passwd", "docs/../../x.md", "%2e%2e/x.md", "docs/%252e%252e/%252e%252e/x.md", "a\x00b.md", "..\\x.md", "C:/x.md"],
+)
+def test_paths_outside_the_shelf_are_refused(regulation_shelf: Path, path: str) -> None:
+    from docshelf.errors import PathOutsideShelfError, SectionNotFoundError
+
+    with pytest.raises((PathOutsideShelfError, SectionNotFoundError)):
+        reader.fetch(regulation_shelf, path)
