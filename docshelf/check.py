@@ -16,6 +16,8 @@ from .config import load
 from .convert.pdf import garbled_share
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
+# A repealed or excluded article is a heading alone: «Статья 37. Утратила силу - …».
+_NO_TEXT_NEEDED = re.compile(r"утратил|исключен|не действует|removed|obsolete|reserved", re.IGNORECASE)
 _ARTICLE = re.compile(r"^ст\. (\d+)(?:\.(\d+))?")
 
 
@@ -97,12 +99,15 @@ def _check_section(root: Path, s: dict[str, Any], max_chars: int) -> list[Proble
     if not path.is_file():
         return [Problem(s["path"], "missing", "section file is missing; run `docshelf rebuild`.")]
     text = path.read_text(encoding="utf-8")
-    body = "\n".join(ln for ln in text.splitlines() if not ln.startswith("#")).strip()
+    lines = text.splitlines()
+    body = "\n".join(lines[1:] if lines and lines[0].startswith("#") else lines).strip()
     out = []
-    if not body:
+    if not body and not _NO_TEXT_NEEDED.search(text.split("\n", 1)[0]):
         out.append(Problem(s["path"], "empty", "section has a heading but no text."))
-    if len(text) > 2 * max_chars:
-        out.append(Problem(s["path"], "oversized", f"{len(text)} characters (limit {2 * max_chars}); lower split.max_section_chars or check the headings."))
+    prose = sum(len(ln) + 1 for ln in text.splitlines() if not ln.startswith("|"))
+    # A table is one unit of meaning and stays whole; only prose over the limit, or a huge total, is a problem.
+    if prose > 2 * max_chars or len(text) > 4 * max_chars:
+        out.append(Problem(s["path"], "oversized", f"{len(text)} characters (limit {2 * max_chars} of prose); check the headings or lower split.max_section_chars."))
     if garbled_share(text) > 0.2:
         out.append(Problem(s["path"], "garbled", "text looks like a broken font encoding; re-export or OCR the source."))
     return out

@@ -63,6 +63,7 @@ from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 Piece = tuple[str, int, int]  # replacement text, produced from current-text chars [start, end)
 Repl = Callable[[re.Match[str]], Iterable[Piece]]
@@ -109,12 +110,10 @@ _TABLE_RULE = re.compile(r"^(?=[^\n]*\|)(?=[^\n]*-)[ |:-]*+$", re.M)
 _LINE_PREFIX = re.compile(r"^ *+(?:(?:>|#++(?= |$)|[-+•](?= |$)) *+)++", re.M)
 _SUPERSCRIPT = re.compile(f"[{_SUPERSCRIPTS}]+")
 _SUPER_DIGITS = str.maketrans(_SUPERSCRIPTS, "0123456789")
-_HYPHEN_BREAK = re.compile(r"-(?<=[^\W_]-) *+\n *+(?=([^\W_]++))")
-_WORD_END = re.compile(r"[^\W_]+\Z")
-_COMPOUND_HEADS = frozenset(
-    "интернет веб бизнес онлайн офлайн кибер пресс вице северо юго восточно западно кое".split()
-)
-_COMPOUND_TAILS = frozenset({"либо", "нибудь"})
+_HYPHEN_HINT = re.compile(r"- *+\n")
+_KEEP_HYPHEN = re.compile(r"(?<=[^\W_]-) *+\n *+(?=[^\W_])")  # after joins: only drop the break
+_COMPOUND_HEADS = "интернет веб бизнес онлайн офлайн кибер пресс вице северо юго восточно западно кое"
+_COMPOUND_TAILS = "либо|нибудь"
 _CYR = "\u0400-\u04ff"
 _MIXED_PAIR = re.compile(rf"[a-z][{_CYR}]|[{_CYR}][a-z]")
 _MIXED_WORD = re.compile(rf"(?<![a-z{_CYR}])[a-z{_CYR}]*?(?:[a-z][{_CYR}]|[{_CYR}][a-z])[a-z{_CYR}]*+")
@@ -139,10 +138,16 @@ def _char_class(codes: Iterable[int]) -> str:
     return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
 
 
+class _Tables(NamedTuple):
+    cluster: re.Pattern[str]  # a character with its combining marks, or one NFKC would change
+    expands: re.Pattern[str]  # characters whose casefold is longer than one character
+    join: re.Pattern[str]  # 'lower-⏎lower' that is a line-break hyphenation, not a compound
+
+
 @cache
-def _unicode_tables() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """NFKC-cluster and casefold-expansion patterns; built on first use (~40 ms) from unicodedata."""
-    unstable, marks, expands = [], [], []
+def _unicode_tables() -> _Tables:
+    """Patterns built from unicodedata on first use (~50 ms) rather than at import."""
+    unstable, marks, expands, lower = [], [], [], []
     for c in range(0x10000):
         ch = chr(c)
         if 0xD800 <= c < 0xE000 or ch in _PROTECTED:
@@ -154,10 +159,19 @@ def _unicode_tables() -> tuple[re.Pattern[str], re.Pattern[str]]:
             marks.append(c)
         if len(ch.casefold()) != 1:
             expands.append(c)
+        if ch.islower():
+            lower.append(c)
     astral = "\U00010000-\U0010ffff"  # rare in our texts: treat every one as a possible change
     mark = f"[{_char_class(marks)}{astral}]"
-    cluster = re.compile(f"[^{_PROTECTED}]?{mark}+|[{_char_class(unstable)}{astral}]")
-    return cluster, re.compile(f"[{_char_class(expands)}{astral}]")
+    low = f"[{_char_class(lower)}]"
+    # Compound heads and tails as fixed-width lookarounds: the regex decides alone, no callback
+    # per match, so even megabytes of «а-⏎б» stay fast.
+    heads = "".join(rf"(?<!\b(?i:{head})-)" for head in _COMPOUND_HEADS.split())
+    return _Tables(
+        cluster=re.compile(f"[^{_PROTECTED}]?{mark}+|[{_char_class(unstable)}{astral}]"),
+        expands=re.compile(f"[{_char_class(expands)}{astral}]"),
+        join=re.compile(rf"-(?<={low}-){heads} *+\n *+(?={low})(?!(?i:{_COMPOUND_TAILS})\b)"),
+    )
 
 
 class _Text:
@@ -232,7 +246,7 @@ class _Mapped(_Text):
 
     def casefold(self) -> None:
         # Expanding characters (ß -> ss) first, so the rest is one for one and offsets stay put.
-        self.sub(_unicode_tables()[1], lambda m: ((m.group().casefold(), m.start(), m.end()),))
+        self.sub(_unicode_tables().expands, lambda m: ((m.group().casefold(), m.start(), m.end()),))
         folded = self.text.casefold()
         assert len(folded) == len(self.text), "casefold of the remaining text must be one for one"
         self.text = folded
@@ -249,7 +263,7 @@ class _Mapped(_Text):
 def _nfkc(buf: _Text) -> None:
     # The C quick check is far faster than the cluster scan; the protected characters would fail it.
     if not all(unicodedata.is_normalized("NFKC", part) for part in _PROTECTED_SPLIT.split(buf.text)):
-        buf.sub(_unicode_tables()[0], _nfkc_cluster)
+        buf.sub(_unicode_tables().cluster, _nfkc_cluster)
 
 
 def _nfkc_cluster(m: re.Match[str]) -> Iterable[Piece]:
@@ -301,16 +315,6 @@ def _superscript(m: re.Match[str]) -> Iterable[Piece]:
     return ((digits, a, b),)
 
 
-def _hyphen_break(m: re.Match[str]) -> Iterable[Piece]:
-    right, a, text = m.group(1), m.start(), m.string
-    if text[a - 1].islower() and right[0].islower() and right.lower() not in _COMPOUND_TAILS:
-        # The compound heads are short: a 16-character window holds any of them whole.
-        head = _WORD_END.search(text, max(0, a - 16), a)
-        if head is None or head.group().lower() not in _COMPOUND_HEADS:
-            return ()
-    return (("-", a, a + 1),)
-
-
 def _homoglyphs(m: re.Match[str]) -> Iterable[Piece]:
     word = m.group()
     latin = _LATIN.findall(word)
@@ -325,7 +329,9 @@ def _run(buf: _Text) -> None:
     _nfkc(buf)
     _strip_markup(buf)
     buf.sub(_SUPERSCRIPT, _superscript)
-    buf.sub(_HYPHEN_BREAK, _hyphen_break)
+    if _HYPHEN_HINT.search(buf.text):
+        buf.sub(_unicode_tables().join, "")
+        buf.sub(_KEEP_HYPHEN, "")
     buf.casefold()
     _nfkc(buf)  # composes what markup, hyphenation and casefold (ß́ -> ss + accent) left decomposed
     if _MIXED_PAIR.search(buf.text):

@@ -126,8 +126,9 @@ def _emit(
         out: list[Section] = []
         start = 0
         positions = [next(k for k, (i, _) in enumerate(body) if i == c.index) for c in cuts]
-        if positions[0] > 0:
-            out.extend(_pieces(body[: positions[0]], head, groups, by_index, max_chars, english))
+        lead = body[: positions[0]]
+        if any(b.text.strip() for _, b in (lead[1:] if head is not None else lead)):
+            out.extend(_pieces(lead, head, groups, by_index, max_chars, english))
         sub_groups = (*groups, head.text) if head else groups
         for n, pos in enumerate(positions):
             start, end = pos, positions[n + 1] if n + 1 < len(positions) else len(body)
@@ -196,10 +197,15 @@ def _section(
     )
 
 
+def _unspace(text: str) -> str:
+    """«С т а т ь я 37» → «Статья 37»: letter-spaced words make unreadable slugs."""
+    return re.sub(r"\b(\w(?: \w){2,})\b", lambda m: m.group(1).replace(" ", ""), text)
+
+
 def _with_slugs(sections: list[Section]) -> list[Section]:
     width = max(3, len(str(len(sections))))
     out = []
     for n, s in enumerate(sections, start=1):
-        slug = slugify(s.slug_hint or s.title, max_length=48, word_boundary=True) or "section"
+        slug = slugify(_unspace(s.slug_hint or s.title), max_length=48, word_boundary=True) or "section"
         out.append(replace(s, slug=f"{n:0{width}d}-{slug}"))
     return out

@@ -23,8 +23,10 @@ _KINDS: tuple[tuple[str, int, re.Pattern[str]], ...] = (
     ("glava", 20, re.compile(rf"^(?:Г{_SP}л{_SP}а{_SP}в{_SP}а|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b")),
     ("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S")),
     ("statya", 40, re.compile(rf"^(?:С{_SP}т{_SP}а{_SP}т{_SP}ь{_SP}я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?=\.|\s|$)")),
-    ("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+\S")),
+    ("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?[^\W\d_]")),
 )
+_FIGURE = re.compile(r"[<>|=]|-->|<--")
+_DOT_LEADER = re.compile(r"(?:\.{4,}|…{2,})\s*\d{1,4}$")
 _TOC_TAIL = re.compile(r"(?:\.{2,}|\s)\s*\d{1,4}$")
 _MARKUP = re.compile(r"\*\*|__|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
 _SENTENCE_END = (".", ";", ",", ":")
@@ -57,6 +59,8 @@ def _match(block: Block) -> tuple[str, int, str] | None:
     # A bold article heading may wrap over several lines (149-ФЗ ст. 15.1-1 has ~400 characters).
     if block.kind == "table" or block.editorial or not text or len(text) > (700 if block.bold else 300):
         return None
+    if _DOT_LEADER.search(text):
+        return None  # a line of a printed table of contents
     for kind, rank, pattern in _KINDS:
         m = pattern.match(text)
         if not m:
@@ -79,6 +83,8 @@ def _match(block: Block) -> tuple[str, int, str] | None:
 
 
 def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int, str] | None:
+    if _FIGURE.search(text):
+        return None  # «4. ESTABLISHED --> <SEQ=101><ACK=301>»: a line of a figure, not a section
     depth = number.count(".") + 1
     styled = block.bold or block.size >= 1.1 or block.kind == "heading"
     short_title = len(text) <= 100 and not text.endswith(_SENTENCE_END) and not text[len(number):].lstrip(". ")[:1].islower()
@@ -103,6 +109,53 @@ def _toc_runs(blocks: tuple[Block, ...], candidates: dict[int, tuple[str, int, s
     return toc
 
 
+def _number_key(number: str) -> tuple[str, tuple[int, ...]]:
+    letter, _, rest = number.rpartition(".") if number[:1].isalpha() else ("", "", number)
+    if number[:1].isalpha():
+        letter, rest = number[0], number[2:]
+    return letter, tuple(int(p) for p in rest.split(".") if p.isdigit())
+
+
+def _follows(prev: tuple[int, ...], cur: tuple[int, ...]) -> bool:
+    """``cur`` can come right after ``prev`` in a numbered outline (a child, a sibling or an uncle; small gaps ok)."""
+    if cur[:-1] == prev and cur[-1] in (0, 1):
+        return True
+    for depth in range(min(len(prev), len(cur))):
+        if len(cur) == depth + 1 and cur[:depth] == prev[:depth] and prev[depth] < cur[depth] <= prev[depth] + 3:
+            return True
+    return False
+
+
+def _minority_style(numbered: list[tuple[int, str]], blocks: tuple[Block, ...]) -> list[int]:
+    """A document writes its section numbers one way («4.2.» or «4.2»); lines written the other way are not sections."""
+    dotted = {i: plain(blocks[i].text)[len(n) : len(n) + 1] == "." for i, n in numbered}
+    if len(dotted) < 4:
+        return []
+    share = sum(dotted.values()) / len(dotted)
+    if share >= 0.65:
+        return [i for i, d in dotted.items() if not d]
+    if share <= 0.35:
+        return [i for i, d in dotted.items() if d]
+    return []
+
+
+def _out_of_sequence(numbered: list[tuple[int, str]]) -> list[int]:
+    """Numbered lines that cannot continue the document's outline: list items, figure labels, stray numbers."""
+    rejected: list[int] = []
+    last: dict[str, tuple[int, ...]] = {}
+    for index, number in numbered:
+        letter, parts = _number_key(number)
+        if not parts:
+            continue
+        prev = last.get(letter)
+        ok = parts[0] <= 3 and max(parts) <= 3 if prev is None else _follows(prev, parts)
+        if ok:
+            last[letter] = parts
+        else:
+            rejected.append(index)
+    return rejected
+
+
 def find_headings(blocks: tuple[Block, ...]) -> list[Heading]:
     """Recognise headings and give each a level from the kinds present in the document."""
     candidates = {i: m for i, b in enumerate(blocks) if (m := _match(b)) is not None}
@@ -112,6 +165,9 @@ def find_headings(blocks: tuple[Block, ...]) -> list[Heading]:
             i: m for i, m in candidates.items() if m[0] != "num" or blocks[i].bold or blocks[i].kind == "heading"
         }
     for i in _toc_runs(blocks, candidates):
+        candidates.pop(i, None)
+    numbered = [(i, m[2]) for i, m in sorted(candidates.items()) if m[0] == "num"]
+    for i in _minority_style(numbered, blocks) + _out_of_sequence(numbered):
         candidates.pop(i, None)
     pattern_at = [i for i, m in sorted(candidates.items()) if m[0] not in ("big", "source")]
     if pattern_at:
