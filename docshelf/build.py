@@ -77,7 +77,8 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         from .errors import ConversionError
 
         raise ConversionError(
-            f"{options.source}: the document is empty after conversion. Check that it has text.", source=options.source
+            f"{options.source}: the document is empty after conversion. Check that it has text.",
+            source=options.source,
         )
     headings = find_headings(blocks)
     stem = options.source.rsplit(".", 1)[0]

@@ -7,6 +7,7 @@ import posixpath
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,13 @@ def _check_index(root: Path, name: str, description: str, metas: list[dict[str, 
     out = []
     text = index.read_text(encoding="utf-8")
     if text != toc.render_index(name, description, metas):
-        out.append(Problem("index.md", "stale", "index.md differs from the documents' metas (hand edit?); run `docshelf rebuild`."))
+        out.append(
+            Problem(
+                "index.md",
+                "stale",
+                "index.md differs from the documents' metas (hand edit?); run `docshelf rebuild`.",
+            )
+        )
     out += _check_links(root, "index.md", text)
     return out
 
@@ -72,9 +79,21 @@ def _check_doc(root: Path, meta: dict[str, Any], max_chars: int, linked: set[str
     entry = meta["entry"]
     src = root / meta["source"]["file"]
     if not src.is_file():
-        out.append(Problem(meta["source"]["file"], "missing-source", f"source of {meta['id']} is missing; restore it from Git."))
+        out.append(
+            Problem(
+                meta["source"]["file"],
+                "missing-source",
+                f"source of {meta['id']} is missing; restore it from Git.",
+            )
+        )
     elif sha256(src.read_bytes()) != meta["source"]["sha256"]:
-        out.append(Problem(meta["source"]["file"], "source-changed", "the source differs from the one converted; run `docshelf rebuild`."))
+        out.append(
+            Problem(
+                meta["source"]["file"],
+                "source-changed",
+                "the source differs from the one converted; run `docshelf rebuild`.",
+            )
+        )
     if entry.endswith("subindex.md"):
         sub = root / entry
         if not sub.is_file():
@@ -82,7 +101,9 @@ def _check_doc(root: Path, meta: dict[str, Any], max_chars: int, linked: set[str
         else:
             text = sub.read_text(encoding="utf-8")
             if text != toc.render_subindex(meta):
-                out.append(Problem(entry, "stale", "subindex differs from the meta (hand edit?); run `docshelf rebuild`."))
+                out.append(
+                    Problem(entry, "stale", "subindex differs from the meta (hand edit?); run `docshelf rebuild`.")
+                )
             out += _check_links(root, entry, text)
         linked.add(entry)
     slugs = Counter(s["path"] for s in meta["sections"])
@@ -107,9 +128,18 @@ def _check_section(root: Path, s: dict[str, Any], max_chars: int) -> list[Proble
     prose = sum(len(ln) + 1 for ln in text.splitlines() if not ln.startswith("|"))
     # A table is one unit of meaning and stays whole; only prose over the limit, or a huge total, is a problem.
     if prose > 2 * max_chars or len(text) > 4 * max_chars:
-        out.append(Problem(s["path"], "oversized", f"{len(text)} characters (limit {2 * max_chars} of prose); check the headings or lower split.max_section_chars."))
+        out.append(
+            Problem(
+                s["path"],
+                "oversized",
+                f"{len(text)} characters (limit {2 * max_chars} of prose); "
+                "check the headings or lower split.max_section_chars.",
+            )
+        )
     if garbled_share(text) > 0.2:
-        out.append(Problem(s["path"], "garbled", "text looks like a broken font encoding; re-export or OCR the source."))
+        out.append(
+            Problem(s["path"], "garbled", "text looks like a broken font encoding; re-export or OCR the source.")
+        )
     return out
 
 
@@ -123,11 +153,23 @@ def _check_numbering(meta: dict[str, Any]) -> list[Problem]:
             if not seen or seen[-1] != key:
                 seen.append(key)
     out = []
-    for (a, a_sub), (b, b_sub) in zip(seen, seen[1:], strict=False):
+    for (a, a_sub), (b, b_sub) in pairwise(seen):
         if (b, b_sub) <= (a, a_sub):
-            out.append(Problem(meta["entry"], "numbering", f"{meta['id']}: ст. {b} after ст. {a} (repeat or out of order)."))
+            out.append(
+                Problem(
+                    meta["entry"],
+                    "numbering",
+                    f"{meta['id']}: ст. {b} after ст. {a} (repeat or out of order).",
+                )
+            )
         elif b_sub == 0 and b > a + 1:
-            out.append(Problem(meta["entry"], "numbering", f"{meta['id']}: ст. {a} is followed by ст. {b}; ст. {a + 1} is missing."))
+            out.append(
+                Problem(
+                    meta["entry"],
+                    "numbering",
+                    f"{meta['id']}: ст. {a} is followed by ст. {b}; ст. {a + 1} is missing.",
+                )
+            )
     return out
 
 

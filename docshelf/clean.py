@@ -133,7 +133,7 @@ def mark_editorial(blocks: Blocks) -> Blocks:
     for b in blocks:
         text = b.text.strip()
         editorial = b.kind == "para" and (
-            bool(_EDITORIAL.match(text)) and text.endswith(")") or bool(_PUBLISHER.search(text)) and len(text) < 400
+            (bool(_EDITORIAL.match(text)) and text.endswith(")")) or (bool(_PUBLISHER.search(text)) and len(text) < 400)
         )
         out.append(Block(**{**b.__dict__, "editorial": True}) if editorial and not b.editorial else b)
     return tuple(out)

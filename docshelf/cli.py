@@ -60,8 +60,13 @@ def init(directory: Path, name: str | None) -> None:
 @click.option("--category", default="", help="Folder under docs/ (e.g. laws/personal-data).")
 @click.option("--id", "doc_id", default="", help="Citation id as people cite it: 152-ФЗ, ПП 1119, RFC 4271.")
 @click.option("--title", default="", help="Document title (default: taken from the document).")
-@click.option("--quality", type=click.Choice(["fast", "high"]), default="fast", show_default=True,
-              help="fast: DocShelf's own extractor; high: marker-pdf (needs docshelf[marker] and its models).")
+@click.option(
+    "--quality",
+    type=click.Choice(["fast", "high"]),
+    default="fast",
+    show_default=True,
+    help="fast: DocShelf's own extractor; high: marker-pdf (needs docshelf[marker] and its models).",
+)
 @click.option("--no-split", is_flag=True, help="Keep the document as one file.")
 @click.option("--branch", default=None, help="Commit on this branch (created if needed), ready for a pull request.")
 @click.option("--no-commit", is_flag=True, help="Write the files but do not commit.")
@@ -70,14 +75,39 @@ def init(directory: Path, name: str | None) -> None:
 @click.option("--valid-to", default="", help="Date this edition stops being in force.")
 @click.option("--replaced-by", default="", help="Id of the document that replaces this one.")
 @click.option("--amends", default="", help="Id of the document this one amends.")
-def add(sources: tuple[Path, ...], shelf_dir: Path | None, category: str, doc_id: str, title: str, quality: str,
-        no_split: bool, branch: str | None, no_commit: bool, adopted: str, valid_from: str, valid_to: str,
-        replaced_by: str, amends: str) -> None:
+def add(
+    sources: tuple[Path, ...],
+    shelf_dir: Path | None,
+    category: str,
+    doc_id: str,
+    title: str,
+    quality: str,
+    no_split: bool,
+    branch: str | None,
+    no_commit: bool,
+    adopted: str,
+    valid_from: str,
+    valid_to: str,
+    replaced_by: str,
+    amends: str,
+) -> None:
     """Convert SOURCES (PDF, DOCX, HTML, TXT, Markdown) and add them to the shelf in one commit."""
-    edition = {"adopted": adopted, "valid_from": valid_from, "valid_to": valid_to,
-               "replaced_by": replaced_by, "amends": amends}
-    opts = DocOptions(source="", category=category, id=doc_id, title=title, quality=quality,
-                      split=not no_split, edition={k: v for k, v in edition.items() if v})
+    edition = {
+        "adopted": adopted,
+        "valid_from": valid_from,
+        "valid_to": valid_to,
+        "replaced_by": replaced_by,
+        "amends": amends,
+    }
+    opts = DocOptions(
+        source="",
+        category=category,
+        id=doc_id,
+        title=title,
+        quality=quality,
+        split=not no_split,
+        edition={k: v for k, v in edition.items() if v},
+    )
     docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit)
     for d in docs:
         click.echo(f"{d.id}\t{d.entry_path}\t{len(d.meta['sections'])} section(s)")
@@ -134,8 +164,13 @@ def fetch(path: str, shelf_dir: Path | None, at: str | None, start: int, max_cha
 
 
 @cli.command()
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to build the demo shelf (default: a new temporary directory).")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to build the demo shelf (default: a new temporary directory).",
+)
 def demo(directory: Path | None) -> None:
     """Build a shelf from the built-in sample documents and walk it as a model would."""
     from .demo.walk import run_demo

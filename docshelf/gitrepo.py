@@ -13,10 +13,9 @@ from .errors import NotAShelfError, SectionNotFoundError, ShelfError, UnknownCom
 _ENV = {"GIT_TERMINAL_PROMPT": "0"}
 
 
-def init(root: Path) -> git.Repo:
-    repo = git.Repo.init(root, initial_branch="main")
-    _ensure_identity(repo)
-    return repo
+def init(root: Path) -> None:
+    with git.Repo.init(root, initial_branch="main") as repo:
+        _ensure_identity(repo)
 
 
 def open_repo(root: Path) -> git.Repo:
@@ -39,14 +38,14 @@ def _ensure_identity(repo: git.Repo) -> None:
 
 def commit(root: Path, message: str, *, branch: str | None = None) -> str:
     """Stage everything under ``root`` (honouring .gitignore) and commit; returns the new sha."""
-    repo = open_repo(root)
-    _ensure_identity(repo)
-    if branch:
-        checkout_branch(repo, branch)
-    repo.git.add("--all", env=_ENV)
-    if repo.head.is_valid() and not repo.index.diff("HEAD") and not repo.untracked_files:
-        return repo.head.commit.hexsha
-    return repo.index.commit(message).hexsha
+    with open_repo(root) as repo:
+        _ensure_identity(repo)
+        if branch:
+            checkout_branch(repo, branch)
+        repo.git.add("--all", env=_ENV)
+        if repo.head.is_valid() and not repo.index.diff("HEAD") and not repo.untracked_files:
+            return repo.head.commit.hexsha
+        return repo.index.commit(message).hexsha
 
 
 def checkout_branch(repo: git.Repo, branch: str) -> None:
@@ -59,26 +58,31 @@ def checkout_branch(repo: git.Repo, branch: str) -> None:
 
 
 def is_dirty(root: Path) -> bool:
-    return open_repo(root).is_dirty(untracked_files=True)
+    with open_repo(root) as repo:
+        return repo.is_dirty(untracked_files=True)
 
 
 def resolve(root: Path, ref: str | None = None) -> str:
     """The full sha of ``ref`` (default HEAD). Refs that look like options are refused."""
-    repo = open_repo(root)
     ref = ref or "HEAD"
     if ref.startswith("-") or "\x00" in ref:
         raise UnknownCommitError(f"Invalid ref {ref!r}: give a commit sha, tag or branch name.")
-    try:
-        return repo.commit(ref).hexsha
-    except (BadName, BadObject, ValueError, git.GitCommandError) as exc:
-        raise UnknownCommitError(
-            f"Unknown commit or ref {ref!r}. List commits with `docshelf history` or `git log`."
-        ) from exc
+    with open_repo(root) as repo:
+        try:
+            return repo.commit(ref).hexsha
+        except (BadName, BadObject, ValueError, git.GitCommandError) as exc:
+            raise UnknownCommitError(
+                f"Unknown commit or ref {ref!r}. List commits with `docshelf history` or `git log`."
+            ) from exc
 
 
 def read(root: Path, path: str, at: str) -> bytes:
     """The bytes of ``path`` in commit ``at`` (a resolved sha), never from the working tree."""
-    repo = open_repo(root)
+    with open_repo(root) as repo:
+        return _read_blob(repo, path, at)
+
+
+def _read_blob(repo: git.Repo, path: str, at: str) -> bytes:
     try:
         blob = repo.commit(at).tree / path
     except KeyError as exc:
@@ -95,10 +99,11 @@ def read(root: Path, path: str, at: str) -> bytes:
 
 def list_files(root: Path, at: str, prefix: str = "") -> list[str]:
     """Paths of all files in commit ``at`` under ``prefix``."""
-    tree = open_repo(root).commit(at).tree
-    if prefix:
-        try:
-            tree = tree / prefix.rstrip("/")
-        except KeyError:
-            return []
-    return sorted(str(item.path) for item in tree.traverse() if item.type == "blob")  # type: ignore[union-attr]
+    with open_repo(root) as repo:
+        tree = repo.commit(at).tree
+        if prefix:
+            try:
+                tree = tree / prefix.rstrip("/")
+            except KeyError:
+                return []
+        return sorted(str(item.path) for item in tree.traverse() if item.type == "blob")  # type: ignore[union-attr]

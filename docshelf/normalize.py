@@ -9,7 +9,7 @@ map then gives back the original, verbatim slice. Both sides go through exactly 
 1   typographic fold        one character for one character, so offsets do not move:
                             every space variant (NBSP, U+2000-U+200A, U+202F, U+205F, U+3000, tab,
                             CR ...) -> ' '; line breaks (LF, VT, FF, NEL, U+2028/9) -> LF (kept until
-                            step 10, Markdown and hyphenation need lines); every dash/hyphen (U+2010-
+                            step 11, Markdown and hyphenation need lines); every dash/hyphen (U+2010-
                             U+2015, U+2212, U+FE58, U+FE63, U+FF0D, ...) -> '-'; every quote mark
                             (« » „ “ ” ‟ ‘ ’ ‚ ‛ ″ ′ " ' ...) -> '"'. English apostrophes become '"'
                             too (don"t): harmless, both sides fold alike. ё -> е, Ё -> Е. Done before
@@ -28,8 +28,7 @@ map then gives back the original, verbatim slice. Both sides go through exactly 
                             ` is treated as markup, not as a quote mark); _ and __ removed only as
                             emphasis, i.e. touching a space or punctuation on one side (snake_case
                             stays); | -> ' ' and |---|---| rows -> ' '. Repeated until nothing
-                            matches (at most 4 passes) so nested markup cannot reappear. Then, at
-                            each line start: '#' headings, '>' quotes, '-', '+', '•' bullets.
+                            matches (at most 4 passes) so nested markup cannot reappear.
 5   superscript digits      after a digit -> '.' + digits («20¹» -> «20.1», never «201»), else plain.
 6   hyphenation undone      'xx-⏎yy' -> 'xxyy' when both sides are lowercase letters. Kept as
                             'xx-yy' when the left ends in a digit or capital, the right starts with
@@ -39,14 +38,16 @@ map then gives back the original, verbatim slice. Both sides go through exactly 
                             Ambiguous prefixes (экс, мини, топ) are left out on purpose:
                             экс-⏎пертиза, мини-⏎стерство, топ-⏎ливо are ordinary word breaks.
                             Only raw input has these; shelves are repaired by the converter.
-7   casefold                str.casefold() («ТОЧНО» -> «точно», ß -> ss).
-8   NFKC again              composes what steps 4-7 left decomposed (е<b>U+0308</b>, ß + accent).
-9   Latin homoglyphs        in a word made of Latin and Cyrillic letters where every Latin letter
+7   line-start markup       '#' headings, '>' quotes, '-', '+', '•' bullets. After step 6, so a
+                            bullet on the next line stops a join: «слово-⏎- пункт».
+8   casefold                str.casefold() («ТОЧНО» -> «точно», ß -> ss).
+9   NFKC again              composes what steps 4-8 left decomposed (е<b>U+0308</b>, ß + accent).
+10  Latin homoglyphs        in a word made of Latin and Cyrillic letters where every Latin letter
                             has a Cyrillic look-alike and Latin letters are not the majority:
                             a b c e h i k m o p t x y -> а в с е н і к м о р т х у («cоcтоянию»
                             with Latin c -> «состоянию», «ОOО» -> «ооо»). After casefold, so the
                             capital look-alikes B H M T arrive as b h m t. «PDFфайл» stays.
-10  whitespace              runs of spaces/line breaks -> one ' ', stripped at both ends.
+11  whitespace              runs of spaces/line breaks -> one ' ', stripped at both ends.
 ==  ======================  ==========================================================================
 
 Every step maps each output character to the original characters that produced it, so
@@ -304,7 +305,6 @@ def _strip_markup(buf: _Text) -> None:
             changed |= buf.sub(pattern, repl)
         if not changed:
             break
-    buf.sub(_LINE_PREFIX, "")
 
 
 def _superscript(m: re.Match[str]) -> Iterable[Piece]:
@@ -332,6 +332,7 @@ def _run(buf: _Text) -> None:
     if _HYPHEN_HINT.search(buf.text):
         buf.sub(_unicode_tables().join, "")
         buf.sub(_KEEP_HYPHEN, "")
+    buf.sub(_LINE_PREFIX, "")
     buf.casefold()
     _nfkc(buf)  # composes what markup, hyphenation and casefold (ß́ -> ss + accent) left decomposed
     if _MIXED_PAIR.search(buf.text):

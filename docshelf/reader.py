@@ -59,9 +59,11 @@ def safe_path(path: str) -> str:
             break
         raw = decoded
     if "\x00" in raw or "\\" in raw or raw.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", raw):
-        raise PathOutsideShelfError(f"Path {path!r} is not a shelf path. Use a path from the index, e.g. docs/…/subindex.md.")
+        raise PathOutsideShelfError(
+            f"Path {path!r} is not a shelf path. Use a path from the index, e.g. docs/…/subindex.md."
+        )
     norm = posixpath.normpath(raw.strip() or "index.md")
-    if norm.startswith("..") or norm.startswith("/") or norm == ".":
+    if norm.startswith(("..", "/")) or norm == ".":
         raise PathOutsideShelfError(f"Path {path!r} leaves the shelf. Use a path from the index.")
     return norm
 
@@ -78,14 +80,19 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None) -> Ind
     commit = gitrepo.resolve(root, at)
     rel = _doc_dir_index(safe_path(path))
     if not (rel == "index.md" or rel.endswith("/subindex.md")):
-        raise SectionNotFoundError(f"{path!r} is not an index. Use index.md or a document's subindex.md; read sections with fetch.", path=path, commit=commit)
+        raise SectionNotFoundError(
+            f"{path!r} is not an index. Use index.md or a document's subindex.md; read sections with fetch.",
+            path=path,
+            commit=commit,
+        )
     text = gitrepo.read(root, rel, commit).decode("utf-8")
     return IndexPage(commit=commit, path=rel, text=text)
 
 
 def _meta_for(root: Path, path: str, commit: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The meta of the document holding ``path`` and the section record, if any."""
-    # A whole short document: docs/c/doc.md → docs/c/doc.meta.json; a section: docs/c/doc/001-x.md → docs/c/doc.meta.json
+    # A whole short document: docs/c/doc.md → docs/c/doc.meta.json;
+    # a section: docs/c/doc/001-x.md → docs/c/doc.meta.json.
     for cand in (path.removesuffix(".md") + ".meta.json", posixpath.dirname(path) + ".meta.json"):
         try:
             meta: dict[str, Any] = json.loads(gitrepo.read(root, cand, commit))

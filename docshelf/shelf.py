@@ -128,7 +128,9 @@ def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) ->
             progress(f"[{n}/{len(docs)}] rebuilding {meta['id']}…")
             src = root / meta["source"]["file"]
             if not src.is_file():
-                raise ShelfError(f"{meta['source']['file']} is missing; restore it from Git history to rebuild {meta['id']}.")
+                raise ShelfError(
+                    f"{meta['source']['file']} is missing; restore it from Git history to rebuild {meta['id']}."
+                )
             opts = DocOptions(
                 source=src.name,
                 category=meta["category"],
@@ -174,24 +176,27 @@ def _write_index(root: Path, config: ShelfConfig) -> None:
 @contextmanager
 def _guarded(root: Path, *, commit: bool, branch: str | None) -> Iterator[None]:
     """Put the working tree (and branch) back as it was if the body fails."""
-    repo = gitrepo.open_repo(root)
-    if commit and repo.is_dirty(untracked_files=True):
-        raise ShelfError(
-            f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
-        )
-    start_branch = None if repo.head.is_detached else repo.active_branch.name
-    start = repo.head.commit.hexsha
-    try:
-        if branch:
-            gitrepo.checkout_branch(repo, branch)
-        yield
-    except BaseException:
-        if commit:
-            repo.git.reset("--hard", start)
-            repo.git.clean("-fdq")
-            if start_branch and branch and start_branch != branch:
-                repo.git.checkout(start_branch)
-        raise
+    with gitrepo.open_repo(root) as repo:
+        if commit and repo.is_dirty(untracked_files=True):
+            raise ShelfError(
+                f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
+            )
+        start_branch = None if repo.head.is_detached else repo.active_branch.name
+        start = repo.head.commit.hexsha
+        existed = {h.name for h in repo.heads}
+        try:
+            if branch:
+                gitrepo.checkout_branch(repo, branch)
+            yield
+        except BaseException:
+            if commit:
+                repo.git.reset("--hard", start)
+                repo.git.clean("-fdq")
+                if start_branch and branch and start_branch != branch:
+                    repo.git.checkout(start_branch)
+                    if branch not in existed:
+                        repo.git.branch("-D", branch)  # a branch made for this add goes too
+            raise
 
 
 __all__ = ["DocShelfError", "add", "init", "metas", "rebuild", "template_dir"]

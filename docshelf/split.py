@@ -182,7 +182,12 @@ def _range_label(chunk: list[Item], prefix: str) -> str:
 
 
 def _section(
-    body: list[Item], head: Heading | None, groups: tuple[str, ...], text: str, by_index: dict[int, Heading], english: bool
+    body: list[Item],
+    head: Heading | None,
+    groups: tuple[str, ...],
+    text: str,
+    by_index: dict[int, Heading],
+    english: bool,
 ) -> Section:
     pages = [b.page for _, b in body if b.page]
     title = head.text if head else plain(body[0][1].text)[:120] if body else ""

@@ -17,12 +17,24 @@ from .model import Block
 _SP = r"\s?"
 _ORDINALS = "ПЕРВЫЙ|ВТОРОЙ|ТРЕТИЙ|ЧЕТВЕРТЫЙ|ЧЕТВЁРТЫЙ|ПЯТЫЙ|ШЕСТОЙ|СЕДЬМОЙ|ВОСЬМОЙ|ДЕВЯТЫЙ|ДЕСЯТЫЙ"
 _KINDS: tuple[tuple[str, int, re.Pattern[str]], ...] = (
-    ("razdel", 10, re.compile(rf"^(?:Р{_SP}а{_SP}з{_SP}д{_SP}е{_SP}л|РАЗДЕЛ)\s+([IVXLCDM]+|\d+|{_ORDINALS})\b", re.IGNORECASE)),
-    ("prilozhenie", 10, re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+(?:\.\d+)?))?(?=\s|$|\.)")),
+    (
+        "razdel",
+        10,
+        re.compile(rf"^(?:Р{_SP}а{_SP}з{_SP}д{_SP}е{_SP}л|РАЗДЕЛ)\s+([IVXLCDM]+|\d+|{_ORDINALS})\b", re.IGNORECASE),
+    ),
+    (
+        "prilozhenie",
+        10,
+        re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+(?:\.\d+)?))?(?=\s|$|\.)"),
+    ),
     ("appendix", 10, re.compile(r"^Appendix\s+([A-Z])\b\.?")),
     ("glava", 20, re.compile(rf"^(?:Г{_SP}л{_SP}а{_SP}в{_SP}а|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b")),
     ("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S")),
-    ("statya", 40, re.compile(rf"^(?:С{_SP}т{_SP}а{_SP}т{_SP}ь{_SP}я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?=\.|\s|$)")),
+    (
+        "statya",
+        40,
+        re.compile(rf"^(?:С{_SP}т{_SP}а{_SP}т{_SP}ь{_SP}я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?=\.|\s|$)"),
+    ),
     ("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?[^\W\d_]")),
 )
 _FIGURE = re.compile(r"[<>|=]|-->|<--")
@@ -87,7 +99,9 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
         return None  # «4. ESTABLISHED --> <SEQ=101><ACK=301>»: a line of a figure, not a section
     depth = number.count(".") + 1
     styled = block.bold or block.size >= 1.1 or block.kind == "heading"
-    short_title = len(text) <= 100 and not text.endswith(_SENTENCE_END) and not text[len(number):].lstrip(". ")[:1].islower()
+    short_title = (
+        len(text) <= 100 and not text.endswith(_SENTENCE_END) and not text[len(number) :].lstrip(". ")[:1].islower()
+    )
     if (styled and len(text) <= 200 and not text.endswith(";")) or short_title:
         return "num", rank + depth, number
     return None

@@ -85,7 +85,11 @@ def render_index(name: str, description: str, metas: list[dict[str, Any]]) -> st
         for m in sorted(by_cat[cat], key=lambda m: (m["id"], m["entry"])):
             tokens = sum(s["tokens"] for s in m["sections"])
             size = sum(s["bytes"] for s in m["sections"])
-            facts = [m["id"], f"{len(m['sections'])} sections" if len(m["sections"]) > 1 else "", _size(tokens, size)]
+            facts = [
+                m["id"],
+                f"{len(m['sections'])} sections" if len(m["sections"]) > 1 else "",
+                _size(tokens, size),
+            ]
             if note := _edition_note(m):
                 facts.append(note)
             lines.append(f"- [{m['title']}]({m['entry']}): " + " · ".join(f for f in facts if f))

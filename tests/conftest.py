@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import pdfgen
 import pytest
 
-import pdfgen
 from docshelf import shelf
 from docshelf.build import DocOptions
 

@@ -349,9 +349,7 @@ class _Flow:
 
     def _row(self, widths: list[float], cells: list[str], font: str, size: float, *, top_rule: bool) -> None:
         pad, leading = 3.0, size * 1.25
-        wrapped = [
-            wrap_text(_hyphenate(c), font, size, w - 2 * pad) for c, w in zip(cells, widths, strict=True)
-        ]
+        wrapped = [wrap_text(_hyphenate(c), font, size, w - 2 * pad) for c, w in zip(cells, widths, strict=True)]
         height = max(len(w) for w in wrapped) * leading + 2 * pad
         top_before = self.y
         self.ensure(height)
@@ -1002,9 +1000,7 @@ def _regulation_bytes(articles: int = 12, *, pages_hint: int | None = None, outl
 # --------------------------------------------------------------------------------------------
 
 
-def make_regulation_pdf(
-    path: Path, *, articles: int = 12, pages_hint: int | None = None, outline: bool = True
-) -> Path:
+def make_regulation_pdf(path: Path, *, articles: int = 12, pages_hint: int | None = None, outline: bool = True) -> Path:
     """Write the fictional law «О защите тестовых данных» (7 pages with the defaults).
 
     ``articles`` counts plainly numbered articles (Статья 5¹ comes extra once there are ≥ 5);

@@ -30,7 +30,12 @@ def _pages(n: int, header: str, footer: str, unique_top: dict[int, str] | None =
 
 
 def test_furniture_removed_when_repeating_unique_top_line_kept() -> None:
-    blocks = _pages(6, "Федеральный закон от 27.07.2004 № 79-ФЗ", "Стр. {p} из {n}", {4: "Статья 69. Индивидуальный служебный спор"})
+    blocks = _pages(
+        6,
+        "Федеральный закон от 27.07.2004 № 79-ФЗ",
+        "Стр. {p} из {n}",
+        {4: "Статья 69. Индивидуальный служебный спор"},
+    )
     out = _texts(clean.strip_furniture(blocks))
     assert not any(t.startswith(("Стр.", "Федеральный закон от")) for t in out)
     assert "Статья 69. Индивидуальный служебный спор" in out
@@ -62,7 +67,10 @@ def test_page_break_join_only_for_unfinished_paragraph() -> None:
         Block("Статья 19. Меры", page=5, bold=True),
     )
     out = _texts(clean.join_page_breaks(blocks))
-    assert out[0] == "1. Оператор обязан принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей."
+    assert (
+        out[0]
+        == "1. Оператор обязан принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей."
+    )
     assert out[1:] == ["2. Следующая часть.", "Статья 19. Меры"]
 
 
@@ -73,8 +81,14 @@ def test_page_break_join_keeps_real_hyphen_after_digit() -> None:
 
 
 def test_superscript_article_numbers() -> None:
-    blocks = (Block("**Статья 20**<sup>1</sup> **. Представление сведений**"), Block("ст. 15<sup>2</sup> закона"))
-    assert _texts(clean.fix_superscripts(blocks)) == ["**Статья 20.1. Представление сведений**", "ст. 15.2 закона"]
+    blocks = (
+        Block("**Статья 20**<sup>1</sup> **. Представление сведений**"),
+        Block("ст. 15<sup>2</sup> закона"),
+    )
+    assert _texts(clean.fix_superscripts(blocks)) == [
+        "**Статья 20.1. Представление сведений**",
+        "ст. 15.2 закона",
+    ]
 
 
 def test_glued_law_numbers_restored() -> None:
@@ -106,7 +120,10 @@ def test_editorial_notes_marked_not_dropped() -> None:
 
 def test_split_table_merged_with_repeated_header_dropped() -> None:
     head = "| Мера | УЗ 1 |\n|---|---|"
-    blocks = (Block(head + "\n| ИАФ.1 | + |", page=4, kind="table"), Block(head + "\n| УПД.1 | + |", page=5, kind="table"))
+    blocks = (
+        Block(head + "\n| ИАФ.1 | + |", page=4, kind="table"),
+        Block(head + "\n| УПД.1 | + |", page=5, kind="table"),
+    )
     out = clean.merge_split_tables(blocks)
     assert len(out) == 1
     assert out[0].text == head + "\n| ИАФ.1 | + |\n| УПД.1 | + |"

@@ -30,9 +30,7 @@ def _sample() -> bytes:
     d.sections[0].header.paragraphs[0].text = "Документ предоставлен КонсультантПлюс"
     d.sections[0].footer.paragraphs[0].text = "Страница 1 из 1"
     d.add_heading("Глава 1. Общие положения", level=1)
-    d.add_paragraph(
-        "Статья 1. Сфера действия", style=d.styles.add_style("Заголовок 2", WD_STYLE_TYPE.PARAGRAPH)
-    )
+    d.add_paragraph("Статья 1. Сфера действия", style=d.styles.add_style("Заголовок 2", WD_STYLE_TYPE.PARAGRAPH))
     d.add_paragraph().add_run("Жирный абзац целиком").bold = True
     partly = d.add_paragraph("Частично ")
     partly.add_run("жирный").bold = True
@@ -129,9 +127,7 @@ def test_multilevel_numbering_restarts_deeper_levels() -> None:
     d = docx.Document()
     numbering = d.part.numbering_part.element
     numbering.insert(0, etree.fromstring(_NUMBERING.format(w=w)))
-    numbering.append(
-        etree.fromstring(f'<w:num xmlns:w="{w}" w:numId="77"><w:abstractNumId w:val="90"/></w:num>')
-    )
+    numbering.append(etree.fromstring(f'<w:num xmlns:w="{w}" w:numId="77"><w:abstractNumId w:val="90"/></w:num>'))
     items = [
         ("Общие", 0),
         ("Термин", 1),
@@ -144,9 +140,7 @@ def test_multilevel_numbering_restarts_deeper_levels() -> None:
     for text, level in items:
         p = d.add_paragraph(text)
         p._p.get_or_add_pPr().append(
-            etree.fromstring(
-                f'<w:numPr xmlns:w="{w}"><w:ilvl w:val="{level}"/><w:numId w:val="77"/></w:numPr>'
-            )
+            etree.fromstring(f'<w:numPr xmlns:w="{w}"><w:ilvl w:val="{level}"/><w:numId w:val="77"/></w:numPr>')
         )
     assert texts(convert_docx(_save(d), name="n.docx")) == [
         "1. Общие", "1.1. Термин", "1.2. Еще", "а) первый", "б) второй", "2. Раздел", "2.1. Термин",
@@ -204,9 +198,6 @@ def test_152_fz_articles(law152: Converted) -> None:
 
 
 def test_152_fz_title_and_editorial_text_left_for_later(law152: Converted) -> None:
-    assert (
-        law152.title
-        == 'Федеральный закон от 27.07.2006 N 152-ФЗ (ред. от 08.08.2024) "О персональных данных"'
-    )
+    assert law152.title == 'Федеральный закон от 27.07.2006 N 152-ФЗ (ред. от 08.08.2024) "О персональных данных"'
     assert any("КонсультантПлюс: примечание." == t for t in texts(law152))
     assert not [t for t in texts(law152) if t.startswith("Страница ")]  # footer «Страница 5 из 5»

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pdfgen
 import pytest
 
-import pdfgen
 from docshelf.clean import clean
 from docshelf.convert import convert, detect_format
 from docshelf.convert.pdf import convert_pdf, garbled_share

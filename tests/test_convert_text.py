@@ -173,8 +173,7 @@ def test_first_line_indent_layout() -> None:
         "Глава 1. Основные положения",
         "С т а т ь я  1. Основные понятия",
         "В настоящем Кодексе используются следующие основные понятия:",
-        "вода - химическое соединение водорода и кислорода, существующее в жидком, твердом и газообразном "
-        "состояниях;",
+        "вода - химическое соединение водорода и кислорода, существующее в жидком, твердом и газообразном состояниях;",
         "С т а т ь я  2. Водное законодательство Российской Федерации",
         "1. Водное законодательство состоит из настоящего Кодекса.",
         "а) первый подпункт;",
@@ -254,8 +253,6 @@ def test_rfc4271_furniture_at_every_page_edge(rfc4271: Converted) -> None:
 
 
 def test_rfc4271_figures_and_toc(rfc4271: Converted) -> None:
-    open_format = next(
-        b.text for b in rfc4271.blocks if b.text.startswith("```") and "Opt Parm Len" in b.text
-    )
+    open_format = next(b.text for b in rfc4271.blocks if b.text.startswith("```") and "Opt Parm Len" in b.text)
     assert "|           Hold Time           |" in open_format.splitlines()
     assert "4.2. OPEN Message Format .......................................13" in texts(rfc4271)

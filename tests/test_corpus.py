@@ -12,8 +12,8 @@ from typing import Any
 
 import pymupdf
 import pytest
-
 from conftest import CORPUS
+
 from docshelf import check, shelf
 from docshelf.build import DocOptions
 
@@ -112,8 +112,13 @@ def test_every_article_is_a_clause_exactly_once(metas: dict[str, dict[str, Any]]
 def test_article_headings_verbatim(corpus_shelf: Path, metas: dict[str, dict[str, Any]]) -> None:
     meta = _meta(metas, "ФЗ152.pdf")
     titles = {s["title"] for s in meta["sections"]}
-    assert "Статья 19. Меры по обеспечению безопасности персональных данных при их обработке" in {t.split(" (ч.")[0] for t in titles}
-    assert "Статья 10.1. Особенности обработки персональных данных, разрешенных субъектом персональных данных для распространения" in titles
+    assert "Статья 19. Меры по обеспечению безопасности персональных данных при их обработке" in {
+        t.split(" (ч.")[0] for t in titles
+    }
+    assert (
+        "Статья 10.1. Особенности обработки персональных данных, разрешенных субъектом персональных данных "
+        "для распространения" in titles
+    )
     law149 = _meta(metas, "ФP149.pdf")
     assert any(s["clause"] == "ст. 10.2-1" for s in law149["sections"])
     sub = (corpus_shelf / meta["entry"]).read_text(encoding="utf-8")
@@ -136,7 +141,19 @@ def test_annex_measure_table_kept_whole(corpus_shelf: Path, metas: dict[str, dic
 
 def test_derived_ids(metas: dict[str, dict[str, Any]]) -> None:
     ids = {m["id"] for m in metas.values()}
-    assert {"152-ФЗ", "187-ФЗ", "149-ФЗ", "58-ФЗ", "79-ФЗ", "ПП 1119", "Приказ ФСТЭК № 239", "Приказ ФСТЭК № 17", "RFC 8446", "RFC 4271", "RFC 1035"} <= ids
+    assert {
+        "152-ФЗ",
+        "187-ФЗ",
+        "149-ФЗ",
+        "58-ФЗ",
+        "79-ФЗ",
+        "ПП 1119",
+        "Приказ ФСТЭК № 239",
+        "Приказ ФСТЭК № 17",
+        "RFC 8446",
+        "RFC 4271",
+        "RFC 1035",
+    } <= ids
 
 
 def test_rfc_sections_are_numbered_clauses(metas: dict[str, dict[str, Any]]) -> None:

@@ -113,6 +113,10 @@ def test_long_article_is_cut_at_parts_with_its_heading_in_every_piece() -> None:
 
 
 def test_editorial_blocks_rendered_as_quotes() -> None:
-    blocks = (Block("Статья 7. Конфиденциальность", bold=True), Block("(в ред. закона от 25.07.2011 N 261-ФЗ)", editorial=True), Block("Текст."))
+    blocks = (
+        Block("Статья 7. Конфиденциальность", bold=True),
+        Block("(в ред. закона от 25.07.2011 N 261-ФЗ)", editorial=True),
+        Block("Текст."),
+    )
     md = split_document(blocks, find_headings(blocks), max_chars=10_000)[0].markdown
     assert "> (в ред. закона от 25.07.2011 N 261-ФЗ)" in md

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 _TOL = 2.0  # points: rules this close are the same line or touch
 _THIN = 3.0  # a filled rectangle thinner than this is a drawn rule
@@ -45,14 +46,19 @@ def _rules(drawings: Iterable[dict[str, object]], page_w: float, page_h: float) 
             elif kind == "re":
                 x0, y0, x1, y1 = item[1]
                 w, h = x1 - x0, y1 - y0
-                if w < _THIN and h < _THIN or w > 0.9 * page_w and h > 0.9 * page_h:
+                if (w < _THIN and h < _THIN) or (w > 0.9 * page_w and h > 0.9 * page_h):
                     continue  # a junction dot or the page background
                 if h < _THIN:
                     out.append(_Rule(True, (y0 + y1) / 2, x0, x1))
                 elif w < _THIN:
                     out.append(_Rule(False, (x0 + x1) / 2, y0, y1))
                 else:
-                    out += [_Rule(True, y0, x0, x1), _Rule(True, y1, x0, x1), _Rule(False, x0, y0, y1), _Rule(False, x1, y0, y1)]
+                    out += [
+                        _Rule(True, y0, x0, x1),
+                        _Rule(True, y1, x0, x1),
+                        _Rule(False, x0, y0, y1),
+                        _Rule(False, x1, y0, y1),
+                    ]
     return _merge(out)
 
 
@@ -113,7 +119,7 @@ def _grid(rules: list[_Rule]) -> Grid | None:
         return None  # fewer than two rows or two columns: a frame, not a table
     grid = Grid((xs[0], ys[0], xs[-1], ys[-1]))
     owner: dict[int, int] = {}  # column -> index of the row whose cell a row-spanning cell extends
-    for top, bottom in zip(ys, ys[1:], strict=False):
+    for top, bottom in pairwise(ys):
         row = _row(xs, vs, top, bottom)
         if row is None:
             continue

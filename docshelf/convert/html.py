@@ -70,9 +70,7 @@ _BLOCK_TAGS = _HEADINGS | {
 _BLOCK_LIST = sorted(_BLOCK_TAGS)
 _EDITORIAL_CLASSES = {"mark", "markx"}  # pravo.gov.ru: «(В редакции …)», «(Утратил силу …)»
 _GENERIC_TITLES = {"complex", "untitled", "document", "документ", "home", "главная", "index", "без названия"}
-_CHARSET = re.compile(
-    rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)|encoding=["']([A-Za-z0-9_.:-]+)""", re.I
-)
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)|encoding=["']([A-Za-z0-9_.:-]+)""", re.I)
 _CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _CLASS_SELECTOR = re.compile(r"^(?:[a-z0-9]+)?\.([\w-]+)$", re.IGNORECASE)
 _BOLD_WEIGHT = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.IGNORECASE)
@@ -264,9 +262,7 @@ class _Walker:
             pieces = self._pieces(tag, bold=bold, editorial=editorial)
             text = clean_inline("".join(" " if p.brk else p.text for p in pieces))
             if text:
-                self.blocks.append(
-                    Block(text=text, kind="heading", level=int(name[1]), bold=_all(pieces, "bold"))
-                )
+                self.blocks.append(Block(text=text, kind="heading", level=int(name[1]), bold=_all(pieces, "bold")))
         elif name == "pre":
             self._pre(tag)
         elif name == "table":
@@ -327,9 +323,7 @@ class _Walker:
             text = clean_inline("".join(p.text for p in line))
             if text:
                 text, self._prefix = self._prefix + text, ""
-                self.blocks.append(
-                    Block(text=text, bold=_all(line, "bold"), editorial=_all(line, "editorial"))
-                )
+                self.blocks.append(Block(text=text, bold=_all(line, "bold"), editorial=_all(line, "editorial")))
             line = []
 
     def _pre(self, tag: Tag) -> None:
@@ -386,9 +380,7 @@ def _prose(lines: list[str]) -> bool:
     words = sum(len(ln.split()) for ln in lines if ln.strip())
     nonblank = sum(1 for ln in lines if ln.strip())
     return (
-        bool(chars)
-        and sum(c.isalpha() for c in chars) >= 0.75 * len(chars.replace(" ", ""))
-        and words >= 3 * nonblank
+        bool(chars) and sum(c.isalpha() for c in chars) >= 0.75 * len(chars.replace(" ", "")) and words >= 3 * nonblank
     )
 
 

@@ -25,7 +25,7 @@ def _hf_cache() -> Path:
 
 def convert_marker(data: bytes, *, name: str) -> Converted:
     try:
-        import marker  # noqa: F401
+        import marker
     except ImportError as exc:
         raise MissingDependencyError(
             f"{name}: --quality high needs marker-pdf. Install it with `pip install 'docshelf[marker]'` "
@@ -41,10 +41,10 @@ def convert_marker(data: bytes, *, name: str) -> Converted:
             source=name,
         )
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import tempfile
+
     from marker.converters.pdf import PdfConverter
     from marker.models import create_model_dict
-
-    import tempfile
 
     with tempfile.NamedTemporaryFile(suffix=".pdf") as tmp:
         tmp.write(data)
@@ -53,4 +53,8 @@ def convert_marker(data: bytes, *, name: str) -> Converted:
     from .pdf_layout import _page_blocks
 
     blocks: list[Block] = _page_blocks(str(rendered.markdown), 0)
-    return Converted(blocks=tuple(blocks), converter="marker-pdf", converter_version=str(getattr(marker, "__version__", "")))
+    return Converted(
+        blocks=tuple(blocks),
+        converter="marker-pdf",
+        converter_version=str(getattr(marker, "__version__", "")),
+    )

@@ -18,6 +18,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import ConversionError, NoTextLayerError
 from ..model import Block, Converted
@@ -70,11 +71,11 @@ class _Para:
         return self.lines[-1]
 
 
-def _open(data: bytes, name: str) -> object:
+def _open(data: bytes, name: str) -> Any:
     import pymupdf
 
     try:
-        doc = pymupdf.open(stream=data, filetype="pdf")
+        doc = pymupdf.open(stream=data, filetype="pdf")  # type: ignore[no-untyped-call]
     except Exception as exc:  # pymupdf raises several types for damaged files
         raise ConversionError(
             f"{name}: not a readable PDF ({exc}). The file is corrupt or truncated: "
@@ -110,14 +111,14 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
         doc = _open(data, name)
         pages: list[list[_Line]] = []
         page_tables: list[list[tables.PageTable]] = []
-        for pno, page in enumerate(doc):  # type: ignore[attr-defined]
+        for pno, page in enumerate(doc):
             found = tables.find_tables(page)
             lines = list(_page_lines(page, pno + 1, [t.bbox for t in found]))
             pages.append(lines)
             page_tables.append(found)
-        outline = tuple((lvl, title, pg) for lvl, title, pg, *_ in doc.get_toc(simple=True))  # type: ignore[attr-defined]
-        meta_title = (doc.metadata or {}).get("title") or None  # type: ignore[attr-defined]
-        page_count = doc.page_count  # type: ignore[attr-defined]
+        outline = tuple((lvl, title, pg) for lvl, title, pg, *_ in doc.get_toc(simple=True))
+        meta_title = (doc.metadata or {}).get("title") or None
+        page_count = doc.page_count
     if junk.getvalue():
         print(junk.getvalue(), file=sys.stderr, end="")
 
@@ -166,7 +167,11 @@ def _page_lines(page: object, pno: int, table_boxes: list[tuple[float, float, fl
             bold = bool(main) and all(_is_bold(s) for s in main)
             piece = _Line(text, x0, y0, x1, y1, size, bold, pno)
             if current is not None and _same_baseline(current, piece):
-                current.text = current.text.rstrip() + " " + piece.text.lstrip() if _gap(current, piece) else current.text + piece.text
+                current.text = (
+                    current.text.rstrip() + " " + piece.text.lstrip()
+                    if _gap(current, piece)
+                    else current.text + piece.text
+                )
                 current.x1, current.bold = piece.x1, current.bold and piece.bold
                 current.size = max(current.size, piece.size)
                 continue
@@ -211,9 +216,7 @@ def _check_text_layer(pages: list[list[_Line]], name: str) -> None:
             "(for example `ocrmypdf -l rus in.pdf out.pdf`) and add the result.",
             source=name,
         )
-    bad_pages = [
-        lines[0].page for lines in pages if lines and _garbled_share([ln.text for ln in lines]) > 0.2
-    ]
+    bad_pages = [lines[0].page for lines in pages if lines and _garbled_share([ln.text for ln in lines]) > 0.2]
     if bad_pages:
         raise NoTextLayerError(
             f"{name}: the text layer of page(s) {', '.join(map(str, bad_pages))} is garbled (broken font "

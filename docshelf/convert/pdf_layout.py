@@ -49,7 +49,13 @@ def convert_pdf_layout(data: bytes, *, name: str) -> Converted:
     with contextlib.redirect_stdout(junk):  # the library print()s; stdout may be an MCP wire
         pymupdf4llm.use_layout(True)  # module-global state: set it on every call
         chunks = pymupdf4llm.to_markdown(
-            doc, page_chunks=True, header=True, footer=True, use_ocr=False, write_images=False, embed_images=False
+            doc,
+            page_chunks=True,
+            header=True,
+            footer=True,
+            use_ocr=False,
+            write_images=False,
+            embed_images=False,
         )
     if junk.getvalue():
         print(junk.getvalue(), file=sys.stderr, end="")
@@ -60,5 +66,5 @@ def convert_pdf_layout(data: bytes, *, name: str) -> Converted:
         blocks=tuple(blocks),
         converter="pymupdf4llm-layout",
         converter_version=f"pymupdf {pymupdf_version()}",
-        pages=doc.page_count,  # type: ignore[attr-defined]
+        pages=doc.page_count,
     )

@@ -10,7 +10,6 @@ from ..model import Block
 from .grid import find_grids
 
 
-
 @dataclass(frozen=True)
 class PageTable:
     bbox: tuple[float, float, float, float]

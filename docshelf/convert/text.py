@@ -84,9 +84,7 @@ def decode_bytes(data: bytes, *, name: str, declared: str | None = None) -> tupl
         except (UnicodeDecodeError, LookupError):
             continue
         if declared and _codec(codec) != _codec(declared) and not data.isascii():
-            warnings.append(
-                f"{name}: the page declares charset {declared!r}, but the text was decoded as {codec}"
-            )
+            warnings.append(f"{name}: the page declares charset {declared!r}, but the text was decoded as {codec}")
         return _lines(text), warnings
     raise ConversionError(  # cp1251 leaves only 0x98 undefined, so this is a genuinely odd file
         f"{name}: neither UTF-8 nor cp1251 text. Re-save the file as UTF-8 and add it again.", source=name
@@ -400,9 +398,7 @@ def _front_matter(lines: list[str]) -> tuple[str | None, list[str]]:
         return None, lines
     for end in range(1, len(lines)):
         if lines[end].strip() in ("---", "..."):
-            titles = [
-                ln.split(":", 1)[1].strip().strip("'\"") for ln in lines[1:end] if ln.startswith("title:")
-            ]
+            titles = [ln.split(":", 1)[1].strip().strip("'\"") for ln in lines[1:end] if ln.startswith("title:")]
             return (titles[0] or None) if titles else None, lines[end + 1 :]
     return None, lines
 

@@ -26,7 +26,12 @@ def build_demo_shelf(root: Path) -> Path:
     """A new shelf at ``root`` holding the three sample documents (one commit per add)."""
     shelf.init(root, name="DocShelf demo")
     for name, category, doc_id in SAMPLES:
-        shelf.add(root, [_sample(name)], DocOptions(source="", category=category, id=doc_id), progress=lambda _m: None)
+        shelf.add(
+            root,
+            [_sample(name)],
+            DocOptions(source="", category=category, id=doc_id),
+            progress=lambda _m: None,
+        )
     return root
 
 
@@ -56,7 +61,6 @@ def run_demo(directory: Path | None) -> None:
     click.echo(section.text)
     total = _shelf_bytes(root, index.commit)
     click.echo(
-        f"== read {read} of {total} bytes of Markdown ({100 * read / total:.0f}% of the shelf) "
-        f"at commit {index.commit}"
+        f"== read {read} of {total} bytes of Markdown ({100 * read / total:.0f}% of the shelf) at commit {index.commit}"
     )
     click.echo(f"Explore it: docshelf read-index --shelf {root}")
