@@ -113,7 +113,14 @@ _SUPERSCRIPT = re.compile(f"[{_SUPERSCRIPTS}]+")
 _SUPER_DIGITS = str.maketrans(_SUPERSCRIPTS, "0123456789")
 _HYPHEN_HINT = re.compile(r"- *+\n")
 _KEEP_HYPHEN = re.compile(r"(?<=[^\W_]-) *+\n *+(?=[^\W_])")  # after joins: only drop the break
-_COMPOUND_HEADS = "интернет веб бизнес онлайн офлайн кибер пресс вице северо юго восточно западно кое"
+# First halves of words Russian writes with a hyphen: a line break after them keeps it. Shared with the
+# PDF extractor. Not экс/мини/топ: «экс-⏎пертиза», «мини-⏎стерство», «топ-⏎ливо» are plain word breaks.
+COMPOUND_HEADS = frozenset(
+    "интернет веб бизнес онлайн офлайн кибер пресс вице северо юго восточно западно кое "
+    "научно технико социально военно финансово организационно информационно программно аппаратно "
+    "историко административно".split()
+)
+_COMPOUND_HEADS = " ".join(sorted(COMPOUND_HEADS))
 _COMPOUND_TAILS = "либо|нибудь"
 _CYR = "\u0400-\u04ff"
 _MIXED_PAIR = re.compile(rf"[a-z][{_CYR}]|[{_CYR}][a-z]")

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import ConversionError, NoTextLayerError
 from ..model import Block, Converted
+from ..normalize import COMPOUND_HEADS
 from . import tables
 
 _BOLD_FLAG = 16
@@ -37,12 +38,6 @@ _CLAUSE_START = re.compile(
 )
 _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
-# First halves of Russian compounds that are written with a hyphen; a line break after them keeps it.
-_HYPHEN_PREFIXES = frozenset(
-    "интернет веб бизнес онлайн офлайн кибер пресс вице экс контр мини макси медиа топ "
-    "северо юго восточно западно научно технико социально военно финансово организационно "
-    "информационно программно аппаратно историко административно".split()
-)
 
 
 @dataclass
@@ -358,7 +353,7 @@ def _join(left: str, right: str, vocab: frozenset[str]) -> str:
             or tail[:1].isupper()
             or tail[:1].isdigit()
             or f"{head}-{tail}".lower() in vocab
-            or head.lower() in _HYPHEN_PREFIXES
+            or head.lower() in COMPOUND_HEADS
         )
         return left + right if keep else left[:-1] + right
     return left + " " + right
