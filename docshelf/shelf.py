@@ -182,6 +182,8 @@ def _guarded(root: Path, *, commit: bool, branch: str | None) -> Iterator[None]:
                 f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
             )
         start_branch = None if repo.head.is_detached else repo.active_branch.name
+        if not repo.head.is_valid():
+            raise ShelfError(f"{root} has no commit yet. Create shelves with `docshelf init`, or commit once first.")
         start = repo.head.commit.hexsha
         existed = {h.name for h in repo.heads}
         try:

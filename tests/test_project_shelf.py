@@ -26,7 +26,8 @@ def test_project_docs_are_a_healthy_shelf(tmp_path: Path) -> None:
         shutil.copy(REPO / name, root / name)
     for folder in ("docs", "sources"):
         shutil.copytree(REPO / folder, root / folder)
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"]):
+        subprocess.run(["git", *args], cwd=root, check=True)
     assert check.check(root) == []
     before = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts}
     shelf.rebuild(root, commit=False, progress=lambda _m: None)
