@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import convert, toc
+from .clauses import section_clauses
 from .clean import clean
 from .config import ShelfConfig
 from .ids import category_path, derive_id, doc_slug
-from .split import Section, split_document
+from .split import Section, split_document, whole_document
 from .structure import find_headings, guess_title
 
 EDITION_KEYS = ("adopted", "valid_from", "valid_to", "replaced_by", "amends", "amended_by")
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+_ANNEX = re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+))?")
 
 
 @dataclass(frozen=True)
@@ -94,14 +96,15 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
             blocks, headings, max_chars=config.split.max_section_chars, english=english, preamble_title=title
         )
     else:
-        sections = split_document(blocks, [], max_chars=10**12, english=english, preamble_title=title)
+        sections = [whole_document(blocks, headings, title)]
     base = f"docs/{category}/{slug}"
     files: dict[str, str] = {}
     records = []
     for s in sections:
         path = f"{base}/{s.slug}.md" if split else f"{base}.md"
-        files[path] = s.markdown
-        records.append(_section_record(path, s))
+        markdown = _with_breadcrumb(s, doc_id, english)
+        files[path] = markdown
+        records.append(_section_record(path, s, markdown, english))
     meta: dict[str, Any] = {
         "id": doc_id,
         "title": title,
@@ -122,14 +125,31 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     return BuiltDoc(doc_id, title, category, slug, files, meta)
 
 
-def _section_record(path: str, s: Section) -> dict[str, Any]:
+def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
+    """Show the reader where the section sits: «> 152-ФЗ · ст. 12 · стр. 11–12», under its heading.
+
+    A quote line (``>``) is DocShelf's mark for text that is not the act's own: verification skips it.
+    """
+    pages = "" if not s.pages[0] else str(s.pages[0]) if s.pages[0] == s.pages[1] else f"{s.pages[0]}–{s.pages[1]}"
+    parts = [doc_id, s.part, s.clause, f"{'p.' if english else 'стр.'} {pages}" if pages else ""]
+    line = "> " + " · ".join(p for p in parts if p)
+    head, sep, rest = s.markdown.partition("\n\n")
+    if head.startswith("#"):
+        return f"{head}\n\n{line}\n\n{rest}" if sep else f"{head}\n\n{line}\n"
+    return f"{line}\n\n{s.markdown}"
+
+
+def _section_record(path: str, s: Section, markdown: str, english: bool) -> dict[str, Any]:
+    annex = next((f"прил. {m.group(1) or ''}".strip() for g in reversed(s.groups) if (m := _ANNEX.match(g))), "")
+    clauses = section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex)
     return {
         "path": path,
         "title": s.title,
         "clause": s.clause,
+        "part": s.part,
         "groups": list(s.groups),
         "pages": list(s.pages),
-        "bytes": len(s.markdown.encode("utf-8")),
-        "tokens": approx_tokens(s.markdown),
-        "numbers": list(s.numbers),
+        "bytes": len(markdown.encode("utf-8")),
+        "tokens": approx_tokens(markdown),
+        "clauses": [[c.id, c.start, c.end] for c in clauses],
     }

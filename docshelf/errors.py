@@ -15,6 +15,7 @@ one place; MCP tools let it propagate so the client gets an ``is_error`` result 
     - PathOutsideShelfError
     - UnknownCommitError
   + CitationError              a reference that resolves to nothing
+  + SearchError                a search or evaluation that cannot run (empty query, bad filter or file)
 """
 
 from __future__ import annotations
@@ -75,3 +76,7 @@ class UnknownCommitError(ShelfError):
 
 class CitationError(DocShelfError):
     """A citation that resolves to no clause on the shelf."""
+
+
+class SearchError(DocShelfError):
+    """A search or evaluation request that cannot run: empty query, unknown filter, bad synonyms or queries file."""

@@ -18,6 +18,7 @@ from .model import Block
 from .structure import Heading, clause_id, plain
 
 _PART_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]\s")
+_TOP_CLAUSE = re.compile(r"^\d+\.\s")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Section:
     slug: str = ""
     numbers: tuple[str, ...] = field(default=())  # part/point numbers at paragraph starts
     slug_hint: str = ""  # text to build the slug from when the title alone would not tell pieces apart
+    part: str = ""  # the document approved by the act this section belongs to («Требования»), if any
 
 
 @dataclass
@@ -52,6 +54,8 @@ def render(items: list[Item], head: Heading | None, level_base: int, headings: d
         if h is not None:
             depth = 1 if head is not None and h.index == head.index else max(2, h.level - level_base + 1)
             out.append("#" * min(depth, 6) + " " + h.text)
+        elif b.kind == "heading" and not b.text.startswith("#"):
+            out.append("#" * min(max(b.level, 1), 6) + " " + plain(b.text))  # a source heading kept as one
         elif b.editorial:
             out.append("\n".join("> " + ln for ln in b.text.split("\n")))
         else:
@@ -83,18 +87,34 @@ def split_document(
                 tail = sec.title[len(first_line) :]
                 sec = replace(sec, title=preamble_title + tail, slug_hint=preamble_title[:40] + tail)
             sections.append(sec)
+    part = ""
     for n, h in enumerate(cuts):
         end = cuts[n + 1].index if n + 1 < len(cuts) else len(blocks)
         groups = [g for g in groups if g.level < h.level]
+        if h.kind == "approved":
+            part = h.text.split()[0].capitalize()  # «ТРЕБОВАНИЯ К ЗАЩИТЕ …» → «Требования»
+        elif h.kind in ("prilozhenie", "appendix"):
+            part = ""
         body = tagged[h.index : end]
         has_text = any(b.text.strip() for _, b in body[1:])
         if h.level < unit and not has_text:
             groups.append(h)  # a group heading (Глава) right above its articles
             continue
-        sections.extend(_emit(body, h, tuple(g.text for g in groups), by_index, max_chars, english, headings))
+        emitted = _emit(body, h, tuple(g.text for g in groups), by_index, max_chars, english, headings)
+        sections.extend(replace(sec, part=part) for sec in emitted)
         if h.level < unit:
             groups.append(h)
     return _with_slugs(sections)
+
+
+def whole_document(blocks: tuple[Block, ...], headings: list[Heading], title: str) -> Section:
+    """The document as one section (short documents, ``--no-split``), its headings kept as Markdown headings."""
+    items: list[Item] = list(enumerate(blocks))
+    by_index = {h.index: h for h in headings}
+    base = min((h.level for h in headings), default=1) - 1
+    text = render(items, None, base, by_index)
+    pages = [b.page for b in blocks if b.page]
+    return Section(title, "", (), text, (min(pages), max(pages)) if pages else (0, 0), slug="000-document")
 
 
 def _unit_level(headings: list[Heading]) -> int:
@@ -151,8 +171,14 @@ def _pieces(
     size = 0
     for item in rest:
         if chunks[-1] and size + len(item[1].text) > max_chars * 0.9:
-            chunks.append([])
-            size = 0
+            # Prefer to cut before a top-level part/point, so its items stay with it.
+            current = chunks[-1]
+            cut = max((k for k, (_, b) in enumerate(current) if _TOP_CLAUSE.match(b.text)), default=0)
+            if cut < len(current) * 0.3:
+                cut = len(current)
+            chunks[-1], tail = current[:cut], current[cut:]
+            chunks.append(tail)
+            size = sum(len(b.text) + 2 for _, b in tail)
         chunks[-1].append(item)
         size += len(item[1].text) + 2
     out = []

@@ -47,6 +47,8 @@ _NOT_TITLE = re.compile(
     r"Request for Comments|RFC \d+|Оглавление|Содержание)\b|.*\b(?:19|20)\d\d$",
     re.IGNORECASE,
 )
+_APPROVAL_STAMP = re.compile(r"^(?:УТВЕРЖДЕН[АЫО]?|Утвержден[аыо]?)\b")
+_APPROVED_TITLE = re.compile(r"^[А-ЯЁ]{4,}\b")
 _BOILERPLATE_TITLE = re.compile(r"^(РОССИЙСКАЯ ФЕДЕРАЦИЯ|ФЕДЕРАЛЬНЫЙ ЗАКОН|ПРАВИТЕЛЬСТВО РОССИЙСКОЙ ФЕДЕРАЦИИ)$")
 
 
@@ -170,9 +172,27 @@ def _out_of_sequence(numbered: list[tuple[int, str]]) -> list[int]:
     return rejected
 
 
+def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
+    """The title of a document approved by the act («УТВЕРЖДЕНЫ постановлением …» then «ТРЕБОВАНИЯ К …»).
+
+    The title, not the approval stamp, becomes the heading: the stamp stays as text, nothing is lost.
+    """
+    found: dict[int, tuple[str, int, str]] = {}
+    for i, b in enumerate(blocks):
+        if not _APPROVAL_STAMP.match(plain(b.text)) or len(b.text) > 400:
+            continue
+        for j in range(i + 1, min(i + 4, len(blocks))):
+            title = plain(blocks[j].text)
+            if _APPROVED_TITLE.match(title) and len(title) < 400 and (blocks[j].bold or title.isupper()):
+                found[j] = ("approved", 10, "")
+                break
+    return found
+
+
 def find_headings(blocks: tuple[Block, ...]) -> list[Heading]:
     """Recognise headings and give each a level from the kinds present in the document."""
     candidates = {i: m for i, b in enumerate(blocks) if (m := _match(b)) is not None}
+    candidates.update(_approved(blocks))
     if any(kind == "statya" for kind, _, _ in candidates.values()):
         # In a law, «1.» under an article is a part of it, not a heading, unless it is styled as one.
         candidates = {

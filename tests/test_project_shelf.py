@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import REPO
+
 from docshelf import check, config, shelf
 
 
