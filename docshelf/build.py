@@ -14,6 +14,7 @@ from typing import Any
 from . import convert, toc
 from .clauses import section_clauses
 from .clean import clean
+from .completeness import contents_numbers, expected_clauses, missing_clauses, numbering_problems
 from .config import ShelfConfig
 from .ids import category_path, derive_id, doc_slug
 from .split import Section, split_document, whole_document
@@ -82,7 +83,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
             f"{options.source}: the document is empty after conversion. Check that it has text.",
             source=options.source,
         )
-    headings = find_headings(blocks)
+    headings = find_headings(blocks, contents_numbers(converted.outline, blocks))
     stem = options.source.rsplit(".", 1)[0]
     title = options.title or guess_title(blocks, headings, converted.title or stem)
     doc_id = options.id or derive_id(blocks, stem)
@@ -117,8 +118,13 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         "options": {"quality": options.quality, "split": options.split},
         "edition": {k: v for k, v in options.edition.items() if v},
         "sections": records,
+        "expected_clauses": expected_clauses(converted.outline, blocks, english),
         "warnings": list(converted.warnings),
     }
+    meta["warnings"] += [
+        f"completeness: {c} is announced by the document's contents but not found" for c in missing_clauses(meta)
+    ]
+    meta["warnings"] += [f"numbering: {p}" for p in numbering_problems(meta)]
     if split:
         files[f"{base}/subindex.md"] = toc.render_subindex(meta)
     files[f"{base}.meta.json"] = json.dumps(meta, ensure_ascii=False, indent=2) + "\n"

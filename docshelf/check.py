@@ -7,19 +7,18 @@ import posixpath
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from . import shelf, toc
 from .build import sha256
+from .completeness import missing_clauses, numbering_problems
 from .config import load
 from .convert.pdf import garbled_share
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 # A repealed or excluded article is a heading alone: «Статья 37. Утратила силу - …».
 _NO_TEXT_NEEDED = re.compile(r"утратил|исключен|не действует|removed|obsolete|reserved", re.IGNORECASE)
-_ARTICLE = re.compile(r"^ст\. (\d+)(?:\.(\d+))?")
 
 
 @dataclass(frozen=True)
@@ -144,32 +143,15 @@ def _check_section(root: Path, s: dict[str, Any], max_chars: int) -> list[Proble
 
 
 def _check_numbering(meta: dict[str, Any]) -> list[Problem]:
-    """Articles numbered with a gap or a repeat: a missing article is a legal shelf's worst silent failure."""
-    seen: list[tuple[int, int]] = []
-    for s in meta["sections"]:
-        m = _ARTICLE.match(s.get("clause", ""))
-        if m:
-            key = (int(m.group(1)), int(m.group(2) or 0))
-            if not seen or seen[-1] != key:
-                seen.append(key)
-    out = []
-    for (a, a_sub), (b, b_sub) in pairwise(seen):
-        if (b, b_sub) <= (a, a_sub):
-            out.append(
-                Problem(
-                    meta["entry"],
-                    "numbering",
-                    f"{meta['id']}: ст. {b} after ст. {a} (repeat or out of order).",
-                )
-            )
-        elif b_sub == 0 and b > a + 1:
-            out.append(
-                Problem(
-                    meta["entry"],
-                    "numbering",
-                    f"{meta['id']}: ст. {a} is followed by ст. {b}; ст. {a + 1} is missing.",
-                )
-            )
+    out = [Problem(meta["entry"], "numbering", f"{meta['id']}: {p}.") for p in numbering_problems(meta)]
+    out += [
+        Problem(
+            meta["entry"],
+            "missing-clause",
+            f"{meta['id']}: {c} is in the document's own contents but not on the shelf.",
+        )
+        for c in missing_clauses(meta)
+    ]
     return out
 
 

@@ -106,6 +106,8 @@ def add(
         if doc.entry_path in taken:
             raise DuplicateIdError(f"{path.name}: {doc.entry_path} already exists. Pass a different --id.")
         progress(f"      {doc.id}: {len(doc.meta['sections'])} section(s), {doc.meta['pages']} page(s)")
+        for warning in doc.meta["warnings"]:
+            progress(f"      warning: {warning}")
         built.append((doc, name, data))
     with _guarded(root, commit=commit, branch=branch):
         for doc, name, data in built:

@@ -35,8 +35,9 @@ _KINDS: tuple[tuple[str, int, re.Pattern[str]], ...] = (
         40,
         re.compile(rf"^(?:С{_SP}т{_SP}а{_SP}т{_SP}ь{_SP}я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?=\.|\s|$)"),
     ),
-    ("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?[^\W\d_]")),
+    ("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w")),
 )
+_CYR = re.compile(r"[А-Яа-яЁё]")
 _FIGURE = re.compile(r"[<>|=]|-->|<--")
 _DOT_LEADER = re.compile(r"(?:\.{4,}|…{2,})\s*\d{1,4}$")
 _TOC_TAIL = re.compile(r"(?:\.{2,}|\s)\s*\d{1,4}$")
@@ -101,9 +102,10 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
         return None  # «4. ESTABLISHED --> <SEQ=101><ACK=301>»: a line of a figure, not a section
     depth = number.count(".") + 1
     styled = block.bold or block.size >= 1.1 or block.kind == "heading"
-    short_title = (
-        len(text) <= 100 and not text.endswith(_SENTENCE_END) and not text[len(number) :].lstrip(". ")[:1].islower()
-    )
+    # English manuals and RFCs sometimes end a short heading with a period («6. BGP Error Handling.»).
+    latin_short = not _CYR.search(text) and len(text.split()) <= 8
+    ends = (";", ",", ":") if latin_short else _SENTENCE_END
+    short_title = len(text) <= 100 and not text.endswith(ends) and not text[len(number) :].lstrip(". ")[:1].islower()
     if (styled and len(text) <= 200 and not text.endswith(";")) or short_title:
         return "num", rank + depth, number
     return None
@@ -137,7 +139,7 @@ def _follows(prev: tuple[int, ...], cur: tuple[int, ...]) -> bool:
     if cur[:-1] == prev and cur[-1] in (0, 1):
         return True
     for depth in range(min(len(prev), len(cur))):
-        if len(cur) == depth + 1 and cur[:depth] == prev[:depth] and prev[depth] < cur[depth] <= prev[depth] + 3:
+        if len(cur) == depth + 1 and cur[:depth] == prev[:depth] and prev[depth] < cur[depth] <= prev[depth] + 2:
             return True
     return False
 
@@ -189,8 +191,12 @@ def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
     return found
 
 
-def find_headings(blocks: tuple[Block, ...]) -> list[Heading]:
-    """Recognise headings and give each a level from the kinds present in the document."""
+def find_headings(blocks: tuple[Block, ...], contents: frozenset[str] = frozenset()) -> list[Heading]:
+    """Recognise headings and give each a level from the kinds present in the document.
+
+    ``contents`` holds the section numbers of the document's own table of contents, when it has one:
+    a numbered line is then a heading only if the contents list its number.
+    """
     candidates = {i: m for i, b in enumerate(blocks) if (m := _match(b)) is not None}
     candidates.update(_approved(blocks))
     if any(kind == "statya" for kind, _, _ in candidates.values()):
@@ -201,7 +207,12 @@ def find_headings(blocks: tuple[Block, ...]) -> list[Heading]:
     for i in _toc_runs(blocks, candidates):
         candidates.pop(i, None)
     numbered = [(i, m[2]) for i, m in sorted(candidates.items()) if m[0] == "num"]
-    for i in _minority_style(numbered, blocks) + _out_of_sequence(numbered):
+    if len(contents) >= 5:
+        rejected = {i for i, n in numbered if n not in contents}
+    else:
+        minority = set(_minority_style(numbered, blocks))
+        rejected = minority | set(_out_of_sequence([(i, n) for i, n in numbered if i not in minority]))
+    for i in rejected:
         candidates.pop(i, None)
     pattern_at = [i for i, m in sorted(candidates.items()) if m[0] not in ("big", "source")]
     if pattern_at:

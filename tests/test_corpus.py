@@ -168,3 +168,35 @@ def test_meta_records_source_hash(corpus_shelf: Path, metas: dict[str, dict[str,
     assert meta["source"]["sha256"] == "5bb382468277557ad1e58325cfc6fc33fd7271ac41cc079554b1d62de225b90f"
     on_disk = json.loads((corpus_shelf / f"docs/{meta['category']}/152-fz.meta.json").read_text(encoding="utf-8"))
     assert on_disk == meta
+
+
+@pytest.mark.parametrize(
+    ("name", "prefix", "count"),
+    [
+        ("ПП 1119.pdf", "Требования п. ", 17),
+        ("ФСТЭК239.pdf", "Требования п. ", 32),
+        ("index_order.html", "Требования п. ", 28),
+    ],
+)
+def test_every_point_of_approved_requirements(
+    metas: dict[str, dict[str, Any]], name: str, prefix: str, count: int
+) -> None:
+    meta = _meta(metas, name)
+    ids = {cid for s in meta["sections"] for cid, _a, _b in s["clauses"]}
+    assert {f"{prefix}{n}" for n in range(1, count + 1)} <= ids
+
+
+@pytest.mark.parametrize("name", ["rfc4271.pdf", "rfc8446.pdf", "rfc1035.pdf", "rfc793.pdf"])
+def test_rfc_sections_match_their_own_contents(metas: dict[str, dict[str, Any]], name: str) -> None:
+    from docshelf.completeness import missing_clauses
+
+    meta = _meta(metas, name)
+    assert len(meta["expected_clauses"]) > 20  # the printed table of contents was read
+    assert missing_clauses(meta) == []
+
+
+def test_measure_codes_are_clauses(metas: dict[str, dict[str, Any]]) -> None:
+    ids17 = {cid for s in _meta(metas, "index_order.html")["sections"] for cid, _a, _b in s["clauses"]}
+    assert {"прил. 2 УПД.1", "прил. 2 ИАФ.1", "прил. 2 ЗИС.1"} <= ids17
+    ids239 = {cid for s in _meta(metas, "ФСТЭК239.pdf")["sections"] for cid, _a, _b in s["clauses"]}
+    assert {"прил. ИАФ.1", "прил. УПД.1"} <= ids239

@@ -38,6 +38,9 @@ _CLAUSE_START = re.compile(
 )
 _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
+_RUN_IN = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+[A-Z][^.;:]{2,80}?)(\s{6,})(\S.*)$")
+_DOT_LEADER_END = re.compile(r"\.{3,}\s*(?:\d{1,4}|[ivxlc]{1,6})$")
+_NUMBERED_TITLE = re.compile(r"^(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+[A-ZА-ЯЁ][^.;:]{0,80}$")
 
 
 @dataclass
@@ -160,6 +163,10 @@ def _page_lines(page: object, pno: int, table_boxes: list[tuple[float, float, fl
             main = [s for s in spans if str(s["text"]).strip() and not int(s["flags"]) & _SUPERSCRIPT_FLAG]
             size = max((float(s["size"]) for s in main), default=0.0)
             bold = bool(main) and all(_is_bold(s) for s in main)
+            # Monospaced texts (RFCs) indent with spaces: count them, the bbox starts at the first one.
+            lead = len(text) - len(text.lstrip(" "))
+            if lead and text.strip():
+                x0 += lead * (x1 - x0) / len(text)
             piece = _Line(text, x0, y0, x1, y1, size, bold, pno)
             if current is not None and _same_baseline(current, piece):
                 current.text = (
@@ -284,9 +291,23 @@ def _is_art(ln: _Line) -> bool:
     return bool(_ART.search(ln.text))
 
 
+def _split_run_in(ln: _Line) -> list[_Line]:
+    """«6.4.1. The contents …          Inverse queries …»: a heading run into its text in a monospaced
+    PDF; a wide run of spaces after a numbered title separates the two."""
+    m = _RUN_IN.match(ln.text)
+    if not m:
+        return [ln]
+    width = (ln.x1 - ln.x0) / max(len(ln.text), 1)
+    head = _Line(m.group(1), ln.x0, ln.y0, ln.x0 + width * len(m.group(1)), ln.y1, ln.size, ln.bold, ln.page)
+    body = _Line(m.group(3), ln.x0 + width * m.start(3), ln.y0, ln.x1, ln.y1, ln.size, ln.bold, ln.page)
+    # The body continues on the next lines; put a line's gap between it and the heading.
+    head.y1 = ln.y0 - ln.size
+    return [head, body]
+
+
 def _paragraphs(lines: list[_Line], left: float, body_size: float) -> Iterator[_Para]:
     para = _Para()
-    for ln in lines:
+    for ln in (part for line in lines for part in _split_run_in(line)):
         if ln.blank:
             if para.lines:
                 yield para
@@ -316,6 +337,10 @@ def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
     ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
     if indented and ends_sentence:
         return True
+    if _DOT_LEADER_END.search(prev.text):
+        return True  # a contents line «1.2 Scope ........ 2» ends its entry
+    if len(para.lines) == 1 and _NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size:
+        return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
     clause = _CLAUSE_START.match(ln.text.lstrip()) is not None
     if clause and (ends_sentence or _TOC_LINE.search(prev.text)):
         return True

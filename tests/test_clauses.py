@@ -1,0 +1,135 @@
+"""Clause tables and citation resolution: the addresses verify_quote and fetch rely on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf import gitrepo, shelf
+from docshelf.build import DocOptions
+from docshelf.citations import canonical_clause, resolve
+from docshelf.clauses import section_clauses
+from docshelf.errors import CitationError, PathOutsideShelfError
+
+ARTICLE = """# Статья 12. Трансграничная передача персональных данных
+
+> 152-ФЗ · ст. 12
+
+1. Трансграничная передача осуществляется в соответствии с законом.
+
+2. Оператор обязан:
+
+1) убедиться в защите прав;
+
+а) в том;
+
+б) в другом;
+
+2) уведомить орган.
+
+> (в ред. Федерального закона от 14.07.2022 N 266-ФЗ)
+
+3. Третья часть.
+"""
+
+
+def _ids(md: str, clause: str, **kw: str) -> dict[str, str]:
+    return {c.id: md[c.start : c.end] for c in section_clauses(md, clause, **kw)}  # type: ignore[arg-type]
+
+
+def test_article_parts_items_subitems() -> None:
+    ids = _ids(ARTICLE, "ст. 12")
+    assert list(ids) == [
+        "ст. 12",
+        "ст. 12 ч. 1",
+        "ст. 12 ч. 2",
+        "ст. 12 ч. 2 п. 1",
+        "ст. 12 ч. 2 п. 1 подп. «а»",
+        "ст. 12 ч. 2 п. 1 подп. «б»",
+        "ст. 12 ч. 2 п. 2",
+        "ст. 12 ч. 3",
+    ]
+    assert ids["ст. 12 ч. 2 п. 1 подп. «б»"] == "б) в другом;"
+    assert ids["ст. 12 ч. 2"].startswith("2. Оператор обязан:") and ids["ст. 12 ч. 2"].endswith("N 266-ФЗ)")
+    assert ids["ст. 12 ч. 3"] == "3. Третья часть."
+
+
+def test_points_of_an_approved_document_and_headings_inside() -> None:
+    md = "# Требования\n\n1. Первый.\n\n1.1. Подпункт.\n\nа) буква.\n\n2. Второй.\n"
+    assert list(_ids(md, "", approved="Требования")) == [
+        "Требования п. 1",
+        "Требования п. 1.1",
+        "Требования п. 1.1 подп. «а»",
+        "Требования п. 2",
+    ]
+    whole = "# Положение\n\n## 1. Общие\n\n1.1. Текст.\n\n## 2. Доступ\n\n2.1. Доступ.\n"
+    assert list(_ids(whole, "")) == ["п. 1", "п. 1.1", "п. 2", "п. 2.1"]
+
+
+def test_annex_measure_rows_and_rfc_sections() -> None:
+    md = (
+        "# Состав мер\n\n| Код | Мера | К1 |\n|---|---|---|\n"
+        "| УПД.1 | Управление учетными записями | + |\n| УПД.2 | Модель | + |\n"
+    )
+    ids = _ids(md, "", annex="прил. 2")
+    assert ids["прил. 2 УПД.1"] == "| УПД.1 | Управление учетными записями | + |"
+    rfc = "# 4. Message Formats\n\nText.\n\n## 4.1. Message Header Format\n\nMore.\n"
+    assert list(_ids(rfc, "§4", english="yes")) == ["§4", "§4.1"]
+
+
+@pytest.mark.parametrize(
+    ("ref", "clause"),
+    [
+        ("ст. 12 ч. 3", "ст. 12 ч. 3"),
+        ("п. 1 ч. 2 ст. 12", "ст. 12 ч. 2 п. 1"),
+        ("статья 19 часть 1", "ст. 19 ч. 1"),
+        ("Требования п. 29 подп. «а»", "Требования п. 29 подп. «а»"),
+        ("прил. 2 УПД.1", "прил. 2 УПД.1"),
+        ("§4.2", "§4.2"),
+        ("section 4.2", "§4.2"),
+        ("п. 5 пп. 1", "п. 5 пп. 1"),
+    ],
+)
+def test_canonical_clause(ref: str, clause: str) -> None:
+    assert canonical_clause(ref, {"Требования"}) == clause
+
+
+@pytest.fixture(scope="module")
+def law_shelf(tmp_path_factory: pytest.TempPathFactory, regulation_pdf: Path) -> tuple[Path, str]:
+    root = shelf.init(tmp_path_factory.mktemp("clauses") / "s")
+    shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws", id="999-ФЗ"), progress=lambda _m: None)
+    return root, gitrepo.resolve(root)
+
+
+@pytest.mark.parametrize(
+    ("ref", "clause"),
+    [
+        ("999-ФЗ ст. 5 ч. 2 п. 1 подп. «б»", "ст. 5 ч. 2 п. 1 подп. «б»"),
+        ("ст. 4 ч. 3 999-ФЗ", "ст. 4 ч. 3"),
+        ("Федеральный закон № 999-ФЗ, статья 5.1, часть 1", "ст. 5.1 ч. 1"),
+        ("ФЗ-999 ст. 9", "ст. 9"),
+        ("999-ФЗ прил. 1 п. 1.2.1", "прил. 1 п. 1.2.1"),
+    ],
+)
+def test_citations_resolve_on_a_built_shelf(law_shelf: tuple[Path, str], ref: str, clause: str) -> None:
+    root, commit = law_shelf
+    targets = resolve(root, ref, commit)
+    assert {t.clause for t in targets} == {clause}
+    text = gitrepo.read(root, targets[0].path, commit).decode("utf-8")
+    assert text[targets[0].start : targets[0].end].strip()
+
+
+def test_path_refs_and_errors(law_shelf: tuple[Path, str]) -> None:
+    root, commit = law_shelf
+    target = resolve(root, "999-ФЗ ст. 4 ч. 3", commit)[0]
+    narrowed = resolve(root, f"{target.path}#ч. 3", commit)
+    assert narrowed[0].clause == "ст. 4 ч. 3" and narrowed[0].start == target.start
+    with pytest.raises(CitationError, match=r"Closest: ст\. 9"):
+        resolve(root, "999-ФЗ ст. 99", commit)
+    with pytest.raises(CitationError, match="No document on the shelf matches"):
+        resolve(root, "123-ФЗ ст. 1", commit)
+    with pytest.raises(CitationError, match="Empty reference"):
+        resolve(root, "  ", commit)
+    with pytest.raises(PathOutsideShelfError):
+        resolve(root, "docs/../../etc/passwd.md", commit)
