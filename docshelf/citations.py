@@ -47,8 +47,8 @@ class Target:
 @lru_cache(maxsize=32)
 def metas_at(root: Path, commit: str) -> tuple[dict[str, Any], ...]:
     """Every document meta of one commit (commits never change, so this is cached)."""
-    files = [p for p in gitrepo.list_files(root, commit, "docs") if p.endswith(".meta.json")]
-    return tuple(json.loads(gitrepo.read(root, p, commit)) for p in files)
+    files = gitrepo.read_tree(root, commit, "docs", ".meta.json")
+    return tuple(json.loads(files[p]) for p in sorted(files))
 
 
 def _key(text: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from . import check as check_mod
-from . import reader, shelf
+from . import reader, shelf, verify
 from .build import DocOptions
 from .errors import DocShelfError
 
@@ -161,6 +161,53 @@ def fetch(path: str, shelf_dir: Path | None, at: str | None, start: int, max_cha
     res = reader.fetch(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars)
     tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""
     _emit(res.to_dict(), as_json, res.text + tail)
+
+
+@cli.command("verify-quote")
+@click.argument("quote", required=False)
+@click.option("--ref", default="", help="Where the quote is from: «152-ФЗ ст. 12 ч. 3» or docs/…/NNN-slug.md[#ч. 3].")
+@click.option(
+    "--batch",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help='JSON lines of {"quote", "ref"} (or - for stdin): check all quotes of one answer at one commit.',
+)
+@SHELF_OPTION
+@click.option("--at", default=None, help="Commit, tag or branch to check against (default: HEAD).")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--check", "strict", is_flag=True, help="Exit 1 unless every quote is ok (for scripts and CI).")
+def verify_quote_cmd(
+    quote: str | None, ref: str, batch: Any, shelf_dir: Path | None, at: str | None, as_json: bool, strict: bool
+) -> None:
+    """Prove that QUOTE is verbatim in the clause --ref names, or say what is wrong with it."""
+    root = _shelf(shelf_dir)
+    if batch is not None:
+        items = [json.loads(line) for line in batch if line.strip()]
+        result = verify.verify_quotes(root, items, at=at)
+        lines = [f"{r.verdict:12} {r.ref}: {r.message}" for r in result.results]
+        _emit(result.to_dict(), as_json, "\n".join([*lines, "PASS" if result.passed else "FAIL"]) + "\n")
+        if strict and not result.passed:
+            raise DocShelfError(f"{len(result.results) - result.counts.get('ok', 0)} quote(s) not verified")
+        return
+    if quote is None or not ref:
+        raise click.UsageError("give QUOTE and --ref, or --batch FILE")
+    check = verify.verify_quote(root, quote, ref, at=at)
+    _emit(check.to_dict(), as_json, _describe(check))
+    if strict and check.verdict != "ok":
+        raise DocShelfError(f"quote not verified: {check.verdict}")
+
+
+def _describe(check: verify.QuoteCheck) -> str:
+    text = f"{check.verdict}: {check.message}\n"
+    if check.match:
+        text += f"{check.doc_id} {check.clause} ({check.path}):\n  {check.match}\n"
+    if check.partial and check.full_sentence:
+        text += f"note: the quote is part of: {check.full_sentence}\n"
+    if check.closest:
+        diff = "; ".join(f"quote «{d['quote']}» / source «{d['source']}»" for d in check.closest["diff"])
+        text += f"closest ({check.closest['clause'] or check.closest['path']}): {check.closest['text']}\n"
+        text += f"  differs: {diff}\n"
+    return text
 
 
 @cli.command()

@@ -107,3 +107,19 @@ def list_files(root: Path, at: str, prefix: str = "") -> list[str]:
             except KeyError:
                 return []
         return sorted(str(item.path) for item in tree.traverse() if item.type == "blob")  # type: ignore[union-attr]
+
+
+def read_tree(root: Path, at: str, prefix: str = "", suffix: str = "") -> dict[str, bytes]:
+    """Every file under ``prefix`` ending in ``suffix`` at commit ``at``, read through one repository handle."""
+    with open_repo(root) as repo:
+        tree = repo.commit(at).tree
+        if prefix:
+            try:
+                tree = tree / prefix.rstrip("/")
+            except KeyError:
+                return {}
+        return {
+            str(item.path): item.data_stream.read()  # type: ignore[union-attr]
+            for item in tree.traverse()
+            if item.type == "blob" and str(item.path).endswith(suffix)  # type: ignore[union-attr]
+        }

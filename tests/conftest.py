@@ -57,3 +57,22 @@ def regulation_shelf(tmp_path_factory: pytest.TempPathFactory, regulation_pdf: P
     root = shelf.init(tmp_path_factory.mktemp("regshelf") / "shelf", name="Regulation shelf")
     shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws", id="999-ФЗ"), progress=lambda _m: None)
     yield root
+
+
+# Files whose derived id would collide with another edition or format of the same act.
+IDS = {
+    "rfc4271.txt": "RFC 4271 (txt)",
+    "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
+    "Указ250.pdf": "Указ № 250",
+}
+
+
+@pytest.fixture(scope="session")
+def corpus_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is absent")
+    root = shelf.init(tmp_path_factory.mktemp("corpus") / "shelf", name="Corpus")
+    for path in sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md"):
+        opts = DocOptions(source="", category=path.parent.parent.name, id=IDS.get(path.name, ""))
+        shelf.add(root, [path], opts, progress=lambda _m: None)
+    return root

@@ -15,27 +15,9 @@ import pytest
 from conftest import CORPUS
 
 from docshelf import check, shelf
-from docshelf.build import DocOptions
 
-# Files whose derived id would collide with another edition or format of the same act.
-IDS = {
-    "rfc4271.txt": "RFC 4271 (txt)",
-    "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
-    "Указ250.pdf": "Указ № 250",
-}
 _ARTICLE = re.compile(r"^\s*(?:Статья|С т а т ь я)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?:\.|\s*$)", re.M)
 _FURNITURE = re.compile(r"Страница \d+ из \d+|Стр\. \d+ из \d+|КонсультантПлюс\s+www\.consultant\.ru|\[Page \d+\]")
-
-
-@pytest.fixture(scope="session")
-def corpus_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/corpus is absent")
-    root = shelf.init(tmp_path_factory.mktemp("corpus") / "shelf", name="Corpus")
-    for path in sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md"):
-        opts = DocOptions(source="", category=path.parent.parent.name, id=IDS.get(path.name, ""))
-        shelf.add(root, [path], opts, progress=lambda _m: None)
-    return root
 
 
 @pytest.fixture(scope="session")

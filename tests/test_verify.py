@@ -1,0 +1,275 @@
+"""verify_quote: genuine quotes in a model's typography are ok; altered ones never are.
+
+The adversarial set is built from the generated regulation (always) and the real corpus
+(when ../shared/corpus is present).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from docshelf.verify import verify_quote, verify_quotes
+
+LAW = "999-ФЗ"
+S3_ITEM5 = "ограниченность срока хранения тестовых данных сроком проведения испытаний"
+S7_P2 = "По завершении испытаний тестовые данные подлежат уничтожению в срок, не превышающий тридцати календарных дней"
+
+
+def v(root: Path, quote: str, ref: str) -> str:
+    return verify_quote(root, quote, ref).verdict
+
+
+# --- genuine quotes, written the way a model writes them -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("quote", "ref"),
+    [
+        (S7_P2, "999-ФЗ ст. 7 ч. 2"),
+        (S7_P2.replace("ё", "е"), "ст. 7 ч. 2 999-ФЗ"),
+        (
+            "Оператор осуществляет учет тестовых данных в журнале, который ведется в электронной форме",
+            "999-ФЗ ст. 6 ч. 1",
+        ),
+        ("Оператор осуществляет учёт тестовых данных в журнале, который ведётся в электронной форме", "999-ФЗ ст. 6"),
+        ("ОПЕРАТОР  ОСУЩЕСТВЛЯЕТ  учёт\u00a0тесто\u00adвых данных в журнале, который ведётся", "999-ФЗ ст. 6 ч. 1"),
+        ("Оператор вправе создать отдельный специализированный интернет-ресурс", "999-ФЗ ст. 4 ч. 3"),
+        ("Оператор вправе создать отдельный специализированный интернет\u2011ресурс", "999-ФЗ ст. 4 ч. 3"),
+        ("**Оператор вправе** создать _отдельный_ специализированный интернет-ресурс", "999-ФЗ ст. 4 ч. 3"),
+        ("Оператор \u200fвправе создать отдельный специализированный интернет-ресурс", "999-ФЗ ст. 4 ч. 3"),
+        ("Действие настоящего Федерального закона распространяется на отношения … № 152-ФЗ", "999-ФЗ ст. 1 ч. 2"),
+        ("метод замены идентификаторов ... метод перемешивания, при котором отдельные значения", "999-ФЗ ст. 5 ч. 1"),
+        ("б) требований к сохранению статистических свойств исходных сведений", "999-ФЗ ст. 5 ч. 2 п. 1 подп. «б»"),
+        ("Тестовые данные, сформированные на основе сведений, содержащихся в государственных", "999-ФЗ ст. 5.1 ч. 1"),
+    ],
+)
+def test_genuine_quotes_are_ok(regulation_shelf: Path, quote: str, ref: str) -> None:
+    check = verify_quote(regulation_shelf, quote, ref)
+    assert check.verdict == "ok", check.message
+    assert check.match and check.clause.startswith(ref.replace(f"{LAW} ", "").split(" 999")[0][:5])
+
+
+def test_ok_returns_the_original_span_and_innermost_clause(regulation_shelf: Path) -> None:
+    check = verify_quote(regulation_shelf, S3_ITEM5.replace("ё", "е"), "999-ФЗ ст. 3")
+    assert check.verdict == "ok" and check.clause == "ст. 3 ч. 1 п. 5"
+    assert check.match == S3_ITEM5 and check.doc_id == LAW and check.path.endswith(".md")
+
+
+def test_a_quote_that_stops_before_a_condition_is_flagged_partial(regulation_shelf: Path) -> None:
+    check = verify_quote(regulation_shelf, S7_P2, "999-ФЗ ст. 7 ч. 2")
+    assert check.verdict == "ok" and check.partial
+    assert check.full_sentence and "если иное не предусмотрено договором" in check.full_sentence
+    dropped_negation = verify_quote(
+        regulation_shelf, "допускается на стендах, размещённых за пределами территории", "999-ФЗ ст. 5.1"
+    )
+    assert dropped_negation.verdict == "not_found"  # the words are not adjacent: never ok
+    full = "Тестовые данные хранятся на стендах, доступ к которым предоставляется только лицам"
+    assert not verify_quote(regulation_shelf, full, "999-ФЗ ст. 7 ч. 1").partial
+
+
+# --- careless-model mutations: never ok ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("quote", "what"),
+    [
+        ("Оператор обязан создать отдельный специализированный интернет-ресурс", "modality"),
+        (S7_P2.replace("тридцати", "шестидесяти"), "number"),
+        ("По завершении испытаний тестовые данные подлежат уничтожению в срок, превышающий тридцати", "negation"),
+        ("Оператор вправе создать отдельный специализированный сайт, предназначенный для размещения", "term"),
+        ("Тестовые данные хранятся на стендах, доступ к которым предоставляется лицам, включённым", "dropped word"),
+        ("Оператор может завести отдельный интернет-ресурс для публикации синтетических данных", "paraphrase"),
+        ("Оператор вправе создать отдельный специализированный интернет-ресурс", "neighbour part"),
+        ("метод перемешивания ... метод замены идентификаторов, при котором сведения", "fragments out of order"),
+    ],
+)
+def test_mutations_are_never_ok(regulation_shelf: Path, quote: str, what: str) -> None:
+    ref = (
+        "999-ФЗ ст. 4 ч. 2"
+        if what == "neighbour part"
+        else "999-ФЗ ст. 7"
+        if "уничтож" in quote or "стендах" in quote
+        else "999-ФЗ ст. 4 ч. 3"
+    )
+    if what == "fragments out of order":
+        ref = "999-ФЗ ст. 5 ч. 1"
+    check = verify_quote(regulation_shelf, quote, ref)
+    assert check.verdict != "ok", what
+
+
+def test_modality_change_shows_the_word_diff(regulation_shelf: Path) -> None:
+    check = verify_quote(
+        regulation_shelf, "Оператор обязан создать отдельный специализированный интернет-ресурс", "999-ФЗ ст. 4 ч. 3"
+    )
+    assert check.verdict == "not_found" and check.closest is not None
+    assert {"op": "replace", "source": "вправе", "quote": "обязан"} in check.closest["diff"]
+    assert check.closest["text"].startswith("Оператор вправе создать")
+
+
+def test_spliced_clauses_and_added_list_items_are_not_found(regulation_shelf: Path) -> None:
+    spliced = "законность целей и способов обработки тестовых данных; ограниченность срока хранения тестовых данных"
+    assert v(regulation_shelf, spliced, "999-ФЗ ст. 3 ч. 1") == "not_found"
+    added = "1) законность целей и способов обработки тестовых данных; 2) открытость тестовых данных"
+    assert v(regulation_shelf, added, "999-ФЗ ст. 3 ч. 1") == "not_found"
+
+
+def test_quote_from_a_neighbouring_part_is_wrong_clause_with_true_location(regulation_shelf: Path) -> None:
+    check = verify_quote(
+        regulation_shelf, "Оператор вправе создать отдельный специализированный интернет-ресурс", "999-ФЗ ст. 4 ч. 2"
+    )
+    assert check.verdict == "wrong_clause"
+    assert [(f["doc_id"], f["clause"]) for f in check.found_in] == [(LAW, "ст. 4 ч. 3")]
+    other_article = verify_quote(regulation_shelf, S7_P2, "999-ФЗ ст. 6")
+    assert other_article.verdict == "wrong_clause" and other_article.found_in[0]["clause"] == "ст. 7 ч. 2"
+
+
+def test_breadcrumbs_and_editorial_lines_are_not_the_acts_text(regulation_shelf: Path) -> None:
+    assert v(regulation_shelf, "999-ФЗ · ст. 7 · стр. 3–4 По завершении испытаний", "999-ФЗ ст. 7") == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("quote", "ref", "verdict"),
+    [
+        ("в соответствии с законом", "999-ФЗ ст. 7", "too_short"),
+        ("", "999-ФЗ ст. 7", "too_short"),
+        ("… … ...", "999-ФЗ ст. 7", "too_short"),
+        (S7_P2, "999-ФЗ ст. 77", "unknown_ref"),
+        (S7_P2, "123-ФЗ ст. 7", "unknown_ref"),
+        (S7_P2, "docs/laws/999-fz/no-such.md", "unknown_ref"),
+        (S7_P2, "", "unknown_ref"),
+    ],
+)
+def test_short_quotes_and_bad_refs(regulation_shelf: Path, quote: str, ref: str, verdict: str) -> None:
+    check = verify_quote(regulation_shelf, quote, ref)
+    assert check.verdict == verdict and check.message
+
+
+def test_unknown_ref_still_says_where_the_quote_is(regulation_shelf: Path) -> None:
+    check = verify_quote(regulation_shelf, S7_P2, "999-ФЗ ст. 77")
+    assert check.found_in and check.found_in[0]["clause"] == "ст. 7 ч. 2"
+    assert "Closest" in check.message
+
+
+# --- robustness ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "(.*)+[a-z]{1000} \\d+$ ^ | .* ? тестовые данные хранятся на стендах",
+        "Тестовые данные хранятся на стендах (доступ [к] которым) {предоставляется} только лицам",
+        "\u202eТестовые данные хранятся на стендах, доступ к которым\u202c предоставляется",
+        "Tecтoвые дaнные xpaнятcя нa cтeндax, дocтyп к кoтopым",  # Latin look-alikes inside Cyrillic words
+    ],
+)
+def test_odd_quotes_get_a_clear_verdict(regulation_shelf: Path, quote: str) -> None:
+    check = verify_quote(regulation_shelf, quote, "999-ФЗ ст. 7 ч. 1")
+    assert check.verdict in {"ok", "not_found", "wrong_clause"}
+
+
+def test_homoglyphs_and_rtl_marks_still_match(regulation_shelf: Path) -> None:
+    # One Latin look-alike inside a Cyrillic word, as real documents have («По cоcтоянию»).
+    assert v(regulation_shelf, "Тестовые данные хранятся на cтендах, дocтуп к которым", "999-ФЗ ст. 7 ч. 1") == "ok"
+    rtl = "\u200fТестовые данные хранятся на стендах, доступ к которым\u200e предоставляется"
+    assert v(regulation_shelf, rtl, "999-ФЗ ст. 7 ч. 1") == "ok"
+
+
+def test_huge_quote_is_refused_quickly(regulation_shelf: Path) -> None:
+    start = time.perf_counter()
+    check = verify_quote(regulation_shelf, "слово " * 2_000_000, "999-ФЗ ст. 7")
+    assert check.verdict == "not_found" and "longer than any clause" in check.message
+    assert time.perf_counter() - start < 2
+
+
+def test_batch_is_one_compile_step(regulation_shelf: Path) -> None:
+    items = [
+        {"quote": S7_P2, "ref": "999-ФЗ ст. 7 ч. 2"},
+        {"quote": "Оператор обязан создать отдельный специализированный интернет-ресурс", "ref": "999-ФЗ ст. 4 ч. 3"},
+    ]
+    result = verify_quotes(regulation_shelf, items)
+    assert not result.passed and result.counts == {"ok": 1, "not_found": 1}
+    assert all(r.commit == result.commit for r in result.results)
+    assert verify_quotes(regulation_shelf, items[:1]).passed
+    assert not verify_quotes(regulation_shelf, []).passed
+
+
+# --- the real corpus --------------------------------------------------------------------------------------
+
+CORPUS_OK = [
+    (
+        "персональные данные - любая информация, относящаяся к прямо или косвенно определенному или определяемому физическому лицу",
+        "152-ФЗ ст. 3 п. 1",
+    ),
+    (
+        "Оператор обязан принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей",
+        "152-ФЗ ст. 18.1 ч. 1",
+    ),
+    (
+        "обязаны не раскрывать третьим лицам и не распространять персональные данные без согласия субъекта",
+        "152-ФЗ ст. 7",
+    ),
+    (
+        "Индивидуальный служебный спор - неурегулированные между представителем нанимателя и гражданским служащим",
+        "79-ФЗ ст. 69",
+    ),
+]
+CORPUS_BAD = [
+    (
+        "Оператор вправе принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей",
+        "152-ФЗ ст. 18.1 ч. 1",
+        "not_found",
+    ),
+    (
+        "обязаны раскрывать третьим лицам и не распространять персональные данные без согласия субъекта",
+        "152-ФЗ ст. 7",
+        "not_found",
+    ),
+    (
+        "Оператор обязан принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей",
+        "152-ФЗ ст. 18.1 ч. 2",
+        "wrong_clause",
+    ),
+    (
+        "Оператор обязан принимать меры, необходимые и достаточные для обеспечения выполнения обязанностей",
+        "152-ФЗ ст. 19",
+        "wrong_clause",
+    ),
+]
+
+
+@pytest.mark.parametrize(("quote", "ref"), CORPUS_OK)
+def test_corpus_genuine_quotes(corpus_shelf: Path, quote: str, ref: str) -> None:
+    check = verify_quote(corpus_shelf, quote, ref)
+    assert check.verdict == "ok", check.message
+
+
+@pytest.mark.parametrize(("quote", "ref", "verdict"), CORPUS_BAD)
+def test_corpus_altered_or_misattributed_quotes(corpus_shelf: Path, quote: str, ref: str, verdict: str) -> None:
+    check = verify_quote(corpus_shelf, quote, ref)
+    assert check.verdict == verdict, check.message
+    if verdict == "wrong_clause":
+        assert ("152-ФЗ", "ст. 18.1 ч. 1") in {(f["doc_id"], f["clause"]) for f in check.found_in}
+
+
+def test_corpus_new_part_of_a_newer_edition(corpus_shelf: Path) -> None:
+    """Ст. 19 ч. 2 п. 3.1 exists only in the 2024 edition: cited against the 2023 one it is found elsewhere."""
+    from docshelf import gitrepo
+    from docshelf.citations import resolve
+
+    commit = gitrepo.resolve(corpus_shelf)
+    target = resolve(corpus_shelf, "152-ФЗ (ред. 08.08.2024) ст. 19 ч. 2 п. 3.1", commit)[0]
+    text = gitrepo.read(corpus_shelf, target.path, commit).decode("utf-8")[target.start : target.end]
+    quote = " ".join(text.split()[1:12])
+    assert verify_quote(corpus_shelf, quote, "152-ФЗ (ред. 08.08.2024) ст. 19 ч. 2 п. 3.1").verdict == "ok"
+    old = verify_quote(corpus_shelf, quote, "152-ФЗ ст. 19")
+    assert old.verdict == "wrong_clause"
+    assert old.found_in[0]["doc_id"] == "152-ФЗ (ред. 08.08.2024)"
+
+
+def test_corpus_mixed_script_line(corpus_shelf: Path) -> None:
+    # 58-ФЗ prints «По cоcтоянию» with Latin «c»; a model types Cyrillic.
+    check = verify_quote(corpus_shelf, "По состоянию на 10.05.2026 г. Федеральный закон от 27.05.2003", "58-ФЗ")
+    assert check.verdict in {"ok", "not_found"}
