@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 
 from .model import Block
 
@@ -33,6 +34,8 @@ _EDITORIAL = re.compile(
 # Case-sensitive on purpose: «ГАРАНТ» the publisher, not «гарантии» in the law's own text.
 _PUBLISHER = re.compile(r"КонсультантПлюс|consultant\.ru|Документ предоставлен|Дата сохранения:|\bГАРАНТ\b|garant\.ru")
 _SPACE_RUN = re.compile(r"[ \t\u00a0]{2,}")
+_CLI_OUTPUT = re.compile(r"^(?:\$ |>>> |# |C:\\|Traceback \(most recent call last\)|[\w.-]+@[\w.-]+:[~/])")
+_HEADING_START = re.compile(r"^(?:Статья|Глава|Раздел|Приложение|С т а т ь я)\s", re.IGNORECASE)
 
 
 def _furniture_key(block: Block) -> str:
@@ -154,8 +157,71 @@ def merge_split_tables(blocks: Blocks) -> Blocks:
     return tuple(out)
 
 
+def demote_false_headings(blocks: Blocks) -> Blocks:
+    """Headings a converter invented: body text (lowercase start, trailing comma), CLI output, colontitles.
+
+    A demoted line that continues the previous paragraph is joined to it («# Федерации.»).
+    """
+    counts = Counter(" ".join(b.text.casefold().split()) for b in blocks if b.kind == "heading")
+    out: list[Block] = []
+    for b in blocks:
+        prev = out[-1] if out else None
+        unfinished = prev is not None and prev.kind == "para" and not prev.text.rstrip().endswith(_TERMINAL)
+        if b.kind != "heading":
+            out.append(b)
+        elif unfinished and prev is not None and _continuation(b.text):
+            out[-1] = prev.with_text(f"{prev.text} {b.text}")  # «…Конституцию Российской» + «# Федерации.»
+        elif _false_heading(b.text, counts[" ".join(b.text.casefold().split())]):
+            out.append(replace(b, kind="para", level=0))
+        else:
+            out.append(b)
+    return tuple(out)
+
+
+def _continuation(text: str) -> bool:
+    """A heading line that reads as the end of the previous sentence, not as a title."""
+    text = text.strip()
+    structural = _HEADING_START.match(text) or text[:1].isdigit()
+    return not structural and (text[:1].islower() or text.endswith((".", ",", ";")))
+
+
+def _false_heading(text: str, repeats: int) -> bool:
+    text = text.strip()
+    return (
+        repeats >= 3  # a running title repeated on every page, not a section
+        or text[:1].islower()
+        or text.endswith((",", ";"))
+        or len(text) > 300
+        or bool(_CLI_OUTPUT.match(text))
+    )
+
+
+def merge_wrapped_headings(blocks: Blocks) -> Blocks:
+    """A heading wrapped onto a second heading line («…(глава» + «1)», «Статья 20.2. … в» + «сети …»)."""
+    out: list[Block] = []
+    for b in blocks:
+        prev = out[-1] if out else None
+        if prev is not None and _continues_heading(prev, b):
+            out[-1] = prev.with_text(f"{prev.text.rstrip()} {b.text.lstrip()}")
+            continue
+        out.append(b)
+    return tuple(out)
+
+
+def _continues_heading(prev: Block, b: Block) -> bool:
+    same_style = (prev.kind == b.kind == "heading" and prev.level == b.level) or (
+        prev.kind == b.kind == "para" and prev.bold and b.bold and _HEADING_START.match(prev.text) is not None
+    )
+    if not same_style or prev.text.rstrip().endswith(_TERMINAL):
+        return False
+    unbalanced = prev.text.count("(") > prev.text.count(")")
+    return unbalanced or b.text[:1].islower() or bool(re.match(r"^\d+\)", b.text))
+
+
 PASSES: tuple[Callable[[Blocks], Blocks], ...] = (
     drop_empty,
+    demote_false_headings,
+    merge_wrapped_headings,
     strip_furniture,
     fix_soft_hyphens,
     fix_superscripts,

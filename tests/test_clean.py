@@ -141,3 +141,49 @@ def test_clean_runs_all_passes_in_order() -> None:
     blocks = _pages(4, "КонсультантПлюс www.consultant.ru", "Страница {p} из {n}")
     out = clean.clean(blocks)
     assert all("Страница" not in b.text and "КонсультантПлюс" not in b.text for b in out)
+
+
+def test_false_headings_demoted_and_joined() -> None:
+    blocks = (
+        Block("Гражданский служащий обязан соблюдать Конституцию Российской", page=3),
+        Block("Федерации.", kind="heading", level=1, page=4),
+        Block("1 000 до 5 000 рублей.", kind="heading", level=3),
+        Block("$ docshelf add law.pdf", kind="heading", level=1),
+        Block("Статья 6. Права", kind="heading", level=2),
+    )
+    out = clean.demote_false_headings(blocks)
+    assert [(b.kind, b.text) for b in out] == [
+        ("para", "Гражданский служащий обязан соблюдать Конституцию Российской Федерации."),
+        ("heading", "1 000 до 5 000 рублей."),  # numbered: the structure stage decides
+        ("para", "$ docshelf add law.pdf"),
+        ("heading", "Статья 6. Права"),
+    ]
+    tail = (
+        Block("обработка данных осуществляется", page=1),
+        Block("в порядке, установленном законом,", kind="heading"),
+    )
+    assert [b.text for b in clean.demote_false_headings(tail)] == [
+        "обработка данных осуществляется в порядке, установленном законом,"
+    ]
+
+
+def test_repeated_heading_is_a_colontitle() -> None:
+    blocks = tuple(Block("Федеральный закон о данных", kind="heading", level=1, page=p) for p in range(1, 5))
+    assert {b.kind for b in clean.demote_false_headings(blocks)} == {"para"}
+
+
+def test_wrapped_headings_merged() -> None:
+    blocks = (
+        Block("Статья 4. Права и обязанности оператора тестовых данных (глава", kind="heading", level=3),
+        Block("1)", kind="heading", level=3),
+        Block("Статья 20.2. Представление сведений о размещении информации в", bold=True),
+        Block('информационно-телекоммуникационной сети "Интернет"', bold=True),
+        Block("Текст статьи."),
+    )
+    out = clean.merge_wrapped_headings(blocks)
+    assert [b.text for b in out] == [
+        "Статья 4. Права и обязанности оператора тестовых данных (глава 1)",
+        "Статья 20.2. Представление сведений о размещении информации в "
+        'информационно-телекоммуникационной сети "Интернет"',
+        "Текст статьи.",
+    ]

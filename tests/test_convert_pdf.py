@@ -8,7 +8,7 @@ import pdfgen
 import pytest
 
 from docshelf.clean import clean
-from docshelf.convert import convert, detect_format
+from docshelf.convert import convert, detect_format, ocr
 from docshelf.convert.pdf import convert_pdf, garbled_share
 from docshelf.errors import ConversionError, NoTextLayerError, UnsupportedSourceError
 from docshelf.model import Block
@@ -80,17 +80,27 @@ def test_english_manual_headings(manual_pdf: Path) -> None:
 @pytest.mark.parametrize(
     ("maker", "error", "words"),
     [
-        (pdfgen.make_scanned_pdf, NoTextLayerError, "no text layer"),
+        (pdfgen.make_scanned_pdf, NoTextLayerError, "tesseract-ocr-rus"),
         (pdfgen.make_empty_pdf, NoTextLayerError, "no text layer"),
         (pdfgen.make_encrypted_pdf, ConversionError, "encrypted"),
         (pdfgen.make_truncated_pdf, ConversionError, "corrupt or truncated"),
     ],
 )
-def test_bad_pdfs_refused_with_advice(gen_dir: Path, maker, error, words) -> None:  # type: ignore[no-untyped-def]
+def test_bad_pdfs_refused_with_advice(gen_dir: Path, maker, error, words, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(ocr, "ocr_languages", lambda: "")  # as on a machine without Tesseract
     path = maker(gen_dir / f"{maker.__name__}.pdf")
     with pytest.raises(error) as info:
         convert(path.read_bytes(), name=path.name)
     assert words in str(info.value)
+
+
+@pytest.mark.skipif(not ocr.ocr_languages().startswith("rus"), reason="Tesseract with Russian is not installed")
+def test_scanned_pages_are_read_by_ocr_when_tesseract_is_installed(gen_dir: Path) -> None:
+    path = pdfgen.make_scanned_pdf(gen_dir / "scan-ocr.pdf")
+    converted = convert(path.read_bytes(), name=path.name)
+    text = "\n".join(b.text for b in clean(converted.blocks))
+    assert "Статья 1" in text and "тестовых данных" in text
+    assert converted.warnings and "OCR" in converted.warnings[0]
 
 
 def test_garbled_text_layer_detected() -> None:
@@ -111,3 +121,21 @@ def test_format_detection() -> None:
 def test_stdout_stays_clean(regulation_pdf: Path, capfd: pytest.CaptureFixture[str]) -> None:
     convert_pdf(regulation_pdf.read_bytes(), name="regulation.pdf")
     assert capfd.readouterr().out == ""
+
+
+def test_quality_high_without_marker_names_the_extra(regulation_pdf: Path) -> None:
+    import importlib.util
+
+    from docshelf.errors import MissingDependencyError
+
+    if importlib.util.find_spec("marker") is not None:
+        pytest.skip("marker-pdf is installed here")
+    with pytest.raises(MissingDependencyError, match=r"docshelf\[marker\]"):
+        convert(regulation_pdf.read_bytes(), name="regulation.pdf", quality="high")
+
+
+def test_layout_engine_is_selectable(regulation_pdf: Path) -> None:
+    bl = clean(convert(regulation_pdf.read_bytes(), name="regulation.pdf", pdf_engine="layout").blocks)
+    numbers = [h.number for h in find_headings(bl) if h.kind == "statya"]
+    assert {"1", "2", "12"} <= set(numbers)
+    assert "Страница" not in "\n".join(b.text for b in bl)

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import ConversionError, NoTextLayerError
 from ..model import Block, Converted
 from ..normalize import COMPOUND_HEADS
-from . import tables
+from . import ocr, tables
 
 _BOLD_FLAG = 16
 _SUPERSCRIPT_FLAG = 1
@@ -109,9 +109,14 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
         doc = _open(data, name)
         pages: list[list[_Line]] = []
         page_tables: list[list[tables.PageTable]] = []
+        ocr_pages: list[int] = []
         for pno, page in enumerate(doc):
             found = tables.find_tables(page)
             lines = list(_page_lines(page, pno + 1, [t.bbox for t in found]))
+            if _needs_ocr(page, lines) and ocr.ocr_languages():
+                lines = list(_page_lines(page, pno + 1, [], textpage=ocr.ocr_textpage(page)))
+                found = []
+                ocr_pages.append(pno + 1)
             pages.append(lines)
             page_tables.append(found)
         outline = tuple((lvl, title, pg) for lvl, title, pg, *_ in doc.get_toc(simple=True))
@@ -133,7 +138,16 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
         pages=page_count,
         title=meta_title.strip() if meta_title and meta_title.strip() else None,
         outline=outline,
+        warnings=(f"OCR ({ocr.ocr_languages()}) read page(s) {', '.join(map(str, ocr_pages))}",) if ocr_pages else (),
     )
+
+
+def _needs_ocr(page: object, lines: list[_Line]) -> bool:
+    """No words on a page that shows an image (a scan), or a garbled text layer."""
+    text = [ln.text for ln in lines]
+    if not any(t.strip() for t in text):
+        return ocr.page_has_images(page)
+    return _garbled_share(text) > 0.2
 
 
 def _span_text(span: dict[str, object], prev_text: str) -> str:
@@ -144,10 +158,12 @@ def _span_text(span: dict[str, object], prev_text: str) -> str:
     return text
 
 
-def _page_lines(page: object, pno: int, table_boxes: list[tuple[float, float, float, float]]) -> Iterator[_Line]:
+def _page_lines(
+    page: object, pno: int, table_boxes: list[tuple[float, float, float, float]], textpage: object = None
+) -> Iterator[_Line]:
     """Visual lines of one page in content order; pieces on one baseline are merged."""
     height = page.rect.height  # type: ignore[attr-defined]
-    raw = page.get_text("dict", flags=0)  # type: ignore[attr-defined]
+    raw = page.get_text("dict", flags=0, textpage=textpage)  # type: ignore[attr-defined]
     current: _Line | None = None
     for block in raw["blocks"]:
         for line in block.get("lines", []):
@@ -214,16 +230,17 @@ def _check_text_layer(pages: list[list[_Line]], name: str) -> None:
     words = [w for lines in pages for ln in lines for w in ln.text.split()]
     if not words:
         raise NoTextLayerError(
-            f"{name}: the PDF has no text layer (a scan or an empty document). Run OCR on it first "
-            "(for example `ocrmypdf -l rus in.pdf out.pdf`) and add the result.",
+            f"{name}: the PDF has no text layer (a scan or an empty document). Install Tesseract with Russian "
+            "(`apt-get install tesseract-ocr-rus`) so DocShelf can OCR it, or run OCR first "
+            "(`ocrmypdf -l rus in.pdf out.pdf`) and add the result.",
             source=name,
         )
     bad_pages = [lines[0].page for lines in pages if lines and _garbled_share([ln.text for ln in lines]) > 0.2]
     if bad_pages:
         raise NoTextLayerError(
             f"{name}: the text layer of page(s) {', '.join(map(str, bad_pages))} is garbled (broken font "
-            "encoding). Re-export the PDF from its source, or OCR it (`ocrmypdf --force-ocr -l rus`) "
-            "and add the result.",
+            "encoding). Re-export the PDF from its source, install `tesseract-ocr-rus` so DocShelf can OCR "
+            "those pages, or OCR it yourself (`ocrmypdf --force-ocr -l rus`) and add the result.",
             source=name,
         )
 
