@@ -126,7 +126,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     ]
     meta["warnings"] += [f"numbering: {p}" for p in numbering_problems(meta)]
     if split:
-        files[f"{base}/subindex.md"] = toc.render_subindex(meta)
+        files.update(toc.render_subindexes(meta))
     files[f"{base}.meta.json"] = json.dumps(meta, ensure_ascii=False, indent=2) + "\n"
     return BuiltDoc(doc_id, title, category, slug, files, meta)
 

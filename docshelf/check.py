@@ -37,7 +37,7 @@ def check(root: Path) -> list[Problem]:
     metas = shelf.metas(root)
     problems: list[Problem] = []
     problems += _check_index(root, config.name, config.description, metas)
-    linked: set[str] = set()
+    linked: set[str] = set(toc.render_indexes(config.name, config.description, metas))
     for meta in metas:
         problems += _check_doc(root, meta, config.split.max_section_chars, linked)
     problems += _check_orphans(root, linked)
@@ -48,17 +48,21 @@ def _check_index(root: Path, name: str, description: str, metas: list[dict[str, 
     index = root / "index.md"
     if not index.is_file():
         return [Problem("index.md", "missing", "the root index is missing; run `docshelf rebuild`.")]
+    return _check_pages(root, toc.render_indexes(name, description, metas), "the documents' metas")
+
+
+def _check_pages(root: Path, pages: dict[str, str], source: str) -> list[Problem]:
+    """Generated pages must exist, equal what DocShelf would write now, and link to real files."""
     out = []
-    text = index.read_text(encoding="utf-8")
-    if text != toc.render_index(name, description, metas):
-        out.append(
-            Problem(
-                "index.md",
-                "stale",
-                "index.md differs from the documents' metas (hand edit?); run `docshelf rebuild`.",
-            )
-        )
-    out += _check_links(root, "index.md", text)
+    for rel, expected in pages.items():
+        path = root / rel
+        if not path.is_file():
+            out.append(Problem(rel, "missing", "this index page is missing; run `docshelf rebuild`."))
+            continue
+        text = path.read_text(encoding="utf-8")
+        if text != expected:
+            out.append(Problem(rel, "stale", f"differs from {source} (hand edit?); run `docshelf rebuild`."))
+        out += _check_links(root, rel, text)
     return out
 
 
@@ -94,17 +98,9 @@ def _check_doc(root: Path, meta: dict[str, Any], max_chars: int, linked: set[str
             )
         )
     if entry.endswith("subindex.md"):
-        sub = root / entry
-        if not sub.is_file():
-            out.append(Problem(entry, "missing", "the document's subindex is missing; run `docshelf rebuild`."))
-        else:
-            text = sub.read_text(encoding="utf-8")
-            if text != toc.render_subindex(meta):
-                out.append(
-                    Problem(entry, "stale", "subindex differs from the meta (hand edit?); run `docshelf rebuild`.")
-                )
-            out += _check_links(root, entry, text)
-        linked.add(entry)
+        pages = toc.render_subindexes(meta)
+        out += _check_pages(root, pages, "the document's meta")
+        linked.update(pages)
     slugs = Counter(s["path"] for s in meta["sections"])
     out += [Problem(p, "duplicate-slug", "two sections share this file name.") for p, n in slugs.items() if n > 1]
     for s in meta["sections"]:

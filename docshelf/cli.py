@@ -225,6 +225,13 @@ def demo(directory: Path | None) -> None:
     run_demo(directory)
 
 
+from .server.commands import audit, serve, token  # noqa: E402  (the group above must exist first)
+
+cli.add_command(serve)
+cli.add_command(token)
+cli.add_command(audit)
+
+
 def main() -> None:
     """Entry point: map DocShelf errors to ``Error: …`` and exit 1."""
     try:

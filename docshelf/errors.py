@@ -14,8 +14,10 @@ one place; MCP tools let it propagate so the client gets an ``is_error`` result 
     - SectionNotFoundError
     - PathOutsideShelfError
     - UnknownCommitError
+    - EditionError             edition metadata that cannot be read (a bad date, an unknown field)
   + CitationError              a reference that resolves to nothing
   + SearchError                a search or evaluation that cannot run (empty query, bad filter or file)
+  + ServeError                 a serve/token/audit setting that cannot work (what to change is in the message)
 """
 
 from __future__ import annotations
@@ -74,9 +76,17 @@ class UnknownCommitError(ShelfError):
     """A commit, tag or branch that the shelf's Git repository does not know."""
 
 
+class EditionError(ShelfError):
+    """A document's edition fields are malformed: a date DocShelf cannot read, a field it does not know."""
+
+
 class CitationError(DocShelfError):
     """A citation that resolves to no clause on the shelf."""
 
 
 class SearchError(DocShelfError):
     """A search or evaluation request that cannot run: empty query, unknown filter, bad synonyms or queries file."""
+
+
+class ServeError(DocShelfError):
+    """The server cannot start as configured, or a tokens / audit file is unusable."""

@@ -57,7 +57,8 @@ def _act_id(head: list[str]) -> str:
 
 def doc_slug(doc_id: str) -> str:
     """ASCII, stable slug of a citation id: «Приказ ФСТЭК № 239» → ``prikaz-fstek-239``."""
-    return slugify(doc_id.replace("№", " "), max_length=60, word_boundary=True) or "document"
+    slug = slugify(doc_id.replace("№", " "), max_length=60, word_boundary=True) or "document"
+    return "subindex-doc" if slug == "subindex" else slug  # docs/<cat>/subindex.md is a category page
 
 
 def category_path(category: str) -> str:

@@ -161,18 +161,38 @@ def _write_doc(root: Path, doc: BuiltDoc) -> None:
 
 
 def _remove_doc(root: Path, meta: dict[str, Any]) -> None:
-    for s in meta["sections"]:
-        (root / s["path"]).unlink(missing_ok=True)
-    entry = root / meta["entry"]
-    entry.unlink(missing_ok=True)
-    folder = entry.parent
-    if entry.name == "subindex.md" and folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
+    """Delete a document's files (sections, subindex pages) so a rebuild writes exactly the new set."""
+    paths = [s["path"] for s in meta["sections"]] + [meta["entry"]]
+    if meta["entry"].endswith("/subindex.md"):
+        paths += list(toc.render_subindexes(meta))
+    for rel in paths:
+        (root / rel).unlink(missing_ok=True)
+    folder = (root / meta["entry"]).parent
+    if meta["entry"].endswith("/subindex.md") and folder.is_dir():
+        for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+            if not any(sub.iterdir()):
+                sub.rmdir()
+        if not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def _is_category_page(path: Path) -> bool:
+    """docs/<category>/subindex.md: not a document's subindex, not a chapter page inside one."""
+    folder = path.parent
+    return not folder.with_suffix(".meta.json").exists() and not folder.parent.with_suffix(".meta.json").exists()
 
 
 def _write_index(root: Path, config: ShelfConfig) -> None:
-    text = toc.render_index(config.name, config.description, metas(root))
-    (root / "index.md").write_text(text, encoding="utf-8", newline="\n")
+    """The root index and the category pages; a category page no longer needed is removed."""
+    pages = toc.render_indexes(config.name, config.description, metas(root))
+    docs = root / "docs"
+    for old in sorted(docs.rglob("subindex.md")) if docs.is_dir() else []:
+        if _is_category_page(old) and old.relative_to(root).as_posix() not in pages:
+            old.unlink()
+    for rel, text in pages.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8", newline="\n")
 
 
 @contextmanager

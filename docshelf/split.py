@@ -19,6 +19,7 @@ from .structure import Heading, clause_id, plain
 
 _PART_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]\s")
 _TOP_CLAUSE = re.compile(r"^\d+\.\s")
+_TOP_CLAUSE_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)\.\s")
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,8 @@ def _pieces(
 
 
 def _range_label(chunk: list[Item], prefix: str) -> str:
-    numbers = [m.group(1) for _, b in chunk if (m := _PART_NUMBER.match(b.text))]
+    pattern = _TOP_CLAUSE_NUMBER if prefix == "ч." else _PART_NUMBER  # an article's parts are «N.», not «N)»
+    numbers = [m.group(1) for _, b in chunk if (m := pattern.match(b.text))]
     if not numbers:
         return ""
     sep = "" if prefix == "§" else " "

@@ -1,7 +1,12 @@
-"""Tables of contents: the root ``index.md`` (llms.txt-compatible) and a ``subindex.md`` per document.
+"""Tables of contents: the root ``index.md`` (llms.txt-compatible) and ``subindex.md`` pages.
 
 Pure and byte-stable: the same metas give the same Markdown. Every entry carries what a model needs
-to choose without opening it: title, clause, pages and size.
+to choose without opening it: title, clause (range), pages and size.
+
+The tree is balanced for a small navigating model: a page lists at most ``MAX_ENTRIES`` entries.
+A longer document gets one subindex per top-level group (Раздел / Глава) under its own subindex; a
+category with too many documents gets its own page under the root index. Short lists stay flat, so
+no level exists only to hold two or three links.
 """
 
 from __future__ import annotations
@@ -9,6 +14,10 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 from typing import Any
+
+from slugify import slugify
+
+MAX_ENTRIES = 60
 
 
 def _size(tokens: int, size_bytes: int) -> str:
@@ -31,36 +40,6 @@ def _edition_note(meta: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def render_subindex(meta: dict[str, Any]) -> str:
-    """The document's own table of contents, grouped by its chapters/sections."""
-    lines = [f"# {meta['title']}", ""]
-    facts = [meta["id"]]
-    if meta.get("pages"):
-        facts.append(f"{meta['pages']} pages")
-    facts.append(f"source: {meta['source']['file']}")
-    if note := _edition_note(meta):
-        facts.append(note)
-    lines += ["> " + " · ".join(facts), ""]
-    here = posixpath.dirname(meta["entry"])
-    current: list[str] = []
-    for s in meta["sections"]:
-        groups = s["groups"]
-        common = 0
-        while common < min(len(groups), len(current)) and groups[common] == current[common]:
-            common += 1
-        for depth in range(common, len(groups)):
-            lines += ["", "#" * min(depth + 2, 6) + " " + groups[depth], ""]
-        current = list(groups)
-        lines.append(_entry(s, here))
-    return "\n".join(_tidy(lines)) + "\n"
-
-
-def _entry(s: dict[str, Any], here: str) -> str:
-    link = posixpath.relpath(s["path"], here)
-    note = " · ".join(p for p in (s["clause"], _pages(s["pages"]), _size(s["tokens"], s["bytes"])) if p)
-    return f"- [{s['title']}]({link}): {note}"
-
-
 def _tidy(lines: list[str]) -> Iterable[str]:
     """Drop blank-line runs so the output is stable whatever the grouping."""
     prev_blank = False
@@ -72,8 +51,95 @@ def _tidy(lines: list[str]) -> Iterable[str]:
         yield ln
 
 
-def render_index(name: str, description: str, metas: list[dict[str, Any]]) -> str:
-    """The shelf's root ``index.md``: H1, ``>`` summary, H2 per category, one line per document."""
+def _page(lines: list[str]) -> str:
+    return "\n".join(_tidy(lines)).rstrip("\n") + "\n"
+
+
+def _doc_header(meta: dict[str, Any], title: str) -> list[str]:
+    facts = [meta["id"]]
+    if meta.get("pages"):
+        facts.append(f"{meta['pages']} pages")
+    facts.append(f"source: {meta['source']['file']}")
+    if note := _edition_note(meta):
+        facts.append(note)
+    return [f"# {title}", "", "> " + " · ".join(facts), ""]
+
+
+def _entry(s: dict[str, Any], here: str) -> str:
+    link = posixpath.relpath(s["path"], here)
+    note = " · ".join(p for p in (s["clause"], _pages(s["pages"]), _size(s["tokens"], s["bytes"])) if p)
+    return f"- [{s['title']}]({link}): {note}"
+
+
+def _listing(sections: list[dict[str, Any]], here: str, skip: int) -> list[str]:
+    """Entries with their group headings (groups after the first ``skip`` levels)."""
+    lines: list[str] = []
+    current: list[str] = []
+    for s in sections:
+        groups = s["groups"][skip:]
+        common = 0
+        while common < min(len(groups), len(current)) and groups[common] == current[common]:
+            common += 1
+        for depth in range(common, len(groups)):
+            lines += ["", "#" * min(depth + 2, 6) + " " + groups[depth], ""]
+        current = list(groups)
+        lines.append(_entry(s, here))
+    return lines
+
+
+def _clause_range(sections: list[dict[str, Any]]) -> str:
+    clauses: list[str] = [str(s["clause"]) for s in sections if s["clause"]]
+    if not clauses:
+        return ""
+    first, last = clauses[0], clauses[-1]
+    prefix = first.split(" ")[0]
+    if first == last or not last.startswith(prefix + " "):
+        return first
+    return f"{first}–{last[len(prefix) + 1 :]}"
+
+
+def render_subindexes(meta: dict[str, Any]) -> dict[str, str]:
+    """Every subindex page of one split document: path -> Markdown."""
+    entry = meta["entry"]
+    here = posixpath.dirname(entry)
+    sections = meta["sections"]
+    tops = list(dict.fromkeys(s["groups"][0] for s in sections if s["groups"]))
+    if len(sections) <= MAX_ENTRIES or len(tops) < 2:
+        return {entry: _page(_doc_header(meta, meta["title"]) + _listing(sections, here, 0))}
+    pages: dict[str, str] = {}
+    lines = _doc_header(meta, meta["title"])
+    for n, top in enumerate(tops, start=1):
+        members = [s for s in sections if s["groups"][:1] == [top]]
+        folder = f"{here}/g{n:02d}-{slugify(top, max_length=40, word_boundary=True) or 'group'}"
+        tokens, size = sum(s["tokens"] for s in members), sum(s["bytes"] for s in members)
+        facts = [_clause_range(members), f"{len(members)} sections", _size(tokens, size)]
+        lines.append(f"- [{top}]({posixpath.relpath(folder, here)}/subindex.md): " + " · ".join(f for f in facts if f))
+        body = [f"# {top}", "", f"> {meta['id']} · {meta['title']} · [up](../subindex.md)", ""]
+        pages[f"{folder}/subindex.md"] = _page(body + _listing(members, folder, 1))
+    ungrouped = [s for s in sections if not s["groups"]]
+    if ungrouped:
+        lines += ["", "## Outside the chapters", "", *(_entry(s, here) for s in ungrouped)]
+    pages[entry] = _page(lines)
+    return pages
+
+
+def render_subindex(meta: dict[str, Any]) -> str:
+    """The document's own (top) subindex page."""
+    return render_subindexes(meta)[meta["entry"]]
+
+
+def _doc_line(m: dict[str, Any], here: str) -> str:
+    tokens = sum(s["tokens"] for s in m["sections"])
+    size = sum(s["bytes"] for s in m["sections"])
+    facts = [m["id"], f"{len(m['sections'])} sections" if len(m["sections"]) > 1 else "", _size(tokens, size)]
+    if note := _edition_note(m):
+        facts.append(note)
+    return f"- [{m['title']}]({posixpath.relpath(m['entry'], here)}): " + " · ".join(f for f in facts if f)
+
+
+def render_indexes(name: str, description: str, metas: list[dict[str, Any]]) -> dict[str, str]:
+    """The root ``index.md`` (H1, ``>`` summary, H2 per category) and category pages for big categories."""
+    pages: dict[str, str] = {}
     lines = [f"# {name}", "", f"> {description}", ""]
     if not metas:
         lines += ["No documents yet: add some with `docshelf add FILE`.", ""]
@@ -81,17 +147,26 @@ def render_index(name: str, description: str, metas: list[dict[str, Any]]) -> st
     for m in metas:
         by_cat.setdefault(m["category"], []).append(m)
     for cat in sorted(by_cat):
+        docs = sorted(by_cat[cat], key=lambda m: (m["id"], m["entry"]))
         lines += [f"## {cat}", ""]
-        for m in sorted(by_cat[cat], key=lambda m: (m["id"], m["entry"])):
-            tokens = sum(s["tokens"] for s in m["sections"])
-            size = sum(s["bytes"] for s in m["sections"])
-            facts = [
-                m["id"],
-                f"{len(m['sections'])} sections" if len(m["sections"]) > 1 else "",
-                _size(tokens, size),
+        if len(docs) <= MAX_ENTRIES:
+            lines += [_doc_line(m, ".") for m in docs]
+        else:
+            path = f"docs/{cat}/subindex.md"
+            lines.append(f"- [{cat}: {len(docs)} documents]({path}): open the category's own index")
+            here = posixpath.dirname(path)
+            body = [
+                f"# {cat}",
+                "",
+                f"> {len(docs)} documents of {name} · [up]({posixpath.relpath('index.md', here)})",
+                "",
             ]
-            if note := _edition_note(m):
-                facts.append(note)
-            lines.append(f"- [{m['title']}]({m['entry']}): " + " · ".join(f for f in facts if f))
+            pages[path] = _page(body + [_doc_line(m, here) for m in docs])
         lines.append("")
-    return "\n".join(_tidy(lines)).rstrip("\n") + "\n"
+    pages["index.md"] = _page(lines)
+    return pages
+
+
+def render_index(name: str, description: str, metas: list[dict[str, Any]]) -> str:
+    """The root ``index.md`` alone."""
+    return render_indexes(name, description, metas)["index.md"]

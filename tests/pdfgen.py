@@ -1006,6 +1006,7 @@ def make_regulation_pdf(path: Path, *, articles: int = 12, pages_hint: int | Non
     ``articles`` counts plainly numbered articles (Статья 5¹ comes extra once there are ≥ 5);
     ``pages_hint`` adds generated chapters until the document has at least that many pages.
     """
+    register_fonts()  # laying out the padding measures text before anything is drawn
     path.write_bytes(_regulation_bytes(articles, pages_hint=pages_hint, outline=outline))
     return path
 

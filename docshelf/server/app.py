@@ -1,0 +1,164 @@
+"""``create_server``: the shelf as an MCP server — read-only tools, shelf resources, workflow instructions.
+
+The fence, in layers: there are no write tools; every path goes through ``reader.safe_path`` and
+is then looked up in one commit's Git tree (so nothing outside the repository, and nothing of
+the working tree, can be named); refs that start with '-' are refused before Git sees them;
+resource URIs are checked by the SDK's ``ResourceSecurity`` and then the same way as tool paths.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from pydantic import AnyHttpUrl
+
+from ..errors import DocShelfError, PathOutsideShelfError, SectionNotFoundError, UnknownCommitError
+from . import audit as audit_mod
+from .auth import SCOPE
+from .pin import Pin
+from .shelfgit import read_file
+from .tools import READ_ONLY, TOOLS, ContentMode, ShelfAccess
+
+SERVER_NAME = "docshelf"
+RESOURCE_TEMPLATE = "shelf://{+path}{?at}"
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+_STEPS = {
+    "search": "To find a section quickly, call search with the words of the question; check the hit by fetching it.",
+    "verify_quote": "Call verify_quote for every quote before you give it, with the section path or citation as "
+    "`ref`. Use only quotes whose verdict is ok; fix or drop the others.",
+}
+
+
+def build_instructions(tool_names: Iterable[str]) -> str:
+    """The workflow the model is told, mentioning only tools the server has."""
+    names = set(tool_names)
+    steps = [
+        "Call read_index to read the shelf's root index: one line per document with its citation id and size.",
+        "Walk down: call read_index with a document's subindex.md path to see its sections and clause numbers.",
+        "Call fetch on the section that covers the question; if next_start is not null, fetch again from there.",
+    ]
+    steps += [text for name, text in _STEPS.items() if name in names]
+    steps += [
+        "Answer with verbatim quotes from the fetched text and clause references (document id and clause, "
+        "e.g. 152-ФЗ ст. 3 п. 2), and name the commit you read.",
+        'If the shelf does not contain the answer, say "not found in the shelf" rather than guess.',
+    ]
+    numbered = "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))
+    return (
+        "DocShelf serves a shelf of regulations, standards and manuals: original text split into Markdown "
+        "sections, read from one Git commit per answer. Every result names its `commit`; pass it as `at` to keep "
+        f"several reads on one version.\n\n{numbered}\n\n"
+        "Shelf files are also resources: shelf://<path> (optionally ?at=<commit>)."
+    )
+
+
+def _resource_error(exc: DocShelfError) -> ResourceError:
+    if isinstance(exc, SectionNotFoundError | PathOutsideShelfError | UnknownCommitError):
+        return ResourceNotFoundError(str(exc))
+    return ResourceError(str(exc))
+
+
+def _add_resources(server: MCPServer, root: Path, pin: Pin) -> None:
+    @server.resource(
+        RESOURCE_TEMPLATE,
+        name="shelf-file",
+        title="Shelf file",
+        description="A Markdown file of the shelf by path (index.md, docs/…/subindex.md, docs/…/NNN-slug.md), "
+        "at the server's current commit or at ?at=<commit, tag or branch>.",
+        mime_type="text/markdown",
+    )
+    def shelf_file(path: str, at: str | None = None) -> str:
+        return _read_markdown(root, pin, path, at)
+
+    # Listed in resources/list (templates are not), so clients that browse resources find the entry point.
+    @server.resource(
+        "shelf://index.md",
+        name="shelf-index",
+        title="Shelf index",
+        description="The shelf's root table of contents at the server's current commit.",
+        mime_type="text/markdown",
+    )
+    def shelf_index() -> str:
+        return _read_markdown(root, pin, "index.md", None)
+
+
+def _read_markdown(root: Path, pin: Pin, path: str, at: str | None) -> str:
+    """A shelf Markdown file for a resource read; DocShelf errors become resource errors."""
+    try:
+        sha = pin.resolve(at)
+        audit_mod.note(commit=sha)
+        if not path.endswith(".md"):
+            raise SectionNotFoundError(f"{path!r} is not a Markdown file of the shelf; resources are *.md files.")
+        rel, data = read_file(root, path, sha)
+        audit_mod.note(paths=[rel])
+        return data.decode("utf-8")
+    except DocShelfError as exc:
+        raise _resource_error(exc) from exc
+    except UnicodeDecodeError as exc:
+        raise ResourceError(f"{path!r} is not UTF-8 text.") from exc
+
+
+def create_server(
+    root: Path,
+    *,
+    pin: Pin,
+    audit: audit_mod.AuditLog | None,
+    token_verifier: TokenVerifier | None = None,
+    content: ContentMode = "text",
+    log_level: LogLevel = "WARNING",
+) -> MCPServer:
+    """The MCP server for the shelf at ``root``, answering at ``pin`` unless a call passes ``at``.
+
+    Args:
+        root: the shelf (a Git repository); only its commits are read, never its working tree.
+        pin: the commit calls read by default; ``--follow`` swaps it while the server runs.
+        audit: where every tool call and resource read is written; None turns auditing off.
+        token_verifier: bearer-token check for HTTP (``auth.TokenFileVerifier``); None for stdio
+            and for loopback HTTP without tokens.
+        content: what a tool result's text content holds besides ``structuredContent``: "text" (a
+            header and the Markdown text, for clients that show the model only the content) or
+            "summary" (the fields without the text, so the payload is not sent twice).
+        log_level: the SDK's logging level (it configures the root logger; logs go to stderr).
+    """
+    shelf = ShelfAccess(root=root, pin=pin, content=content)
+    makers = list(TOOLS)
+    auth = None
+    if token_verifier is not None:
+        # Resource-server mode with static tokens: no OAuth flow exists, so no metadata URL is
+        # advertised; issuer_url is required by the settings model but never published.
+        auth = AuthSettings(
+            issuer_url=AnyHttpUrl("http://127.0.0.1/"), resource_server_url=None, required_scopes=[SCOPE]
+        )
+    server: MCPServer = MCPServer(
+        SERVER_NAME,
+        title="DocShelf",
+        instructions=build_instructions(m.__name__ for m in makers),
+        version=_version(),
+        token_verifier=token_verifier,
+        auth=auth,
+        middleware=[audit_mod.AuditMiddleware(audit)] if audit is not None else [],
+        log_level=log_level,
+    )
+    for make in makers:
+        tool = make(shelf)
+        # The docstring is the model-facing description; cleandoc drops the source indentation.
+        server.add_tool(tool, description=inspect.cleandoc(tool.__doc__ or ""), annotations=READ_ONLY)
+    _add_resources(server, root, pin)
+    return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("docshelf")
+    except PackageNotFoundError:
+        return "0+unknown"

@@ -1,0 +1,187 @@
+"""The ``serve``, ``token`` and ``audit`` commands, registered in the main CLI group by ``docshelf.cli``.
+
+Like every DocShelf command they parse, call the library and print; ``DocShelfError`` (here
+``ServeError``) becomes ``Error: …`` and exit 1 in ``cli.main``. In stdio mode nothing but the
+protocol reaches stdout: every message goes to stderr.
+
+The MCP SDK, uvicorn and Starlette are imported inside the commands: importing them costs about a
+second, which every other ``docshelf`` command (and ``--help``) should not pay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from ..errors import ServeError
+from .follow import DEFAULT_INTERVAL_S
+
+AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"
+# The same --shelf option and DOCSHELF_SHELF fallback as docshelf.cli (a test keeps them equal). Not
+# imported from there: cli imports this module to register the commands, and the cycle would break
+# whichever of the two is imported first.
+SHELF_OPTION = click.option(
+    "--shelf",
+    "shelf_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The shelf directory (default: $DOCSHELF_SHELF or the current directory).",
+)
+
+
+def _shelf(shelf_dir: Path | None) -> Path:
+    return shelf_dir or Path(os.environ.get("DOCSHELF_SHELF") or ".")
+
+
+TOKENS_OPTION = click.option(
+    "--tokens",
+    "tokens_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The tokens file (JSON; only SHA-256 hashes of tokens are stored).",
+)
+
+
+def _say(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@click.command()
+@SHELF_OPTION
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (http).")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535), help="Port (http).")
+@click.option(
+    "--tokens",
+    "tokens_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Tokens file for HTTP bearer auth. Without it the server binds only to loopback.",
+)
+@click.option(
+    "--audit-log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Audit log, one JSON line per call (default: <shelf>/.docshelf/audit.jsonl).",
+)
+@click.option("--at", default=None, help="Serve this commit, tag or branch, fixed (default: HEAD at start).")
+@click.option("--follow", default=None, help="Follow this branch: fetch and switch to its tip on an interval.")
+@click.option(
+    "--follow-interval",
+    default=DEFAULT_INTERVAL_S,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds between fetches of the followed branch.",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_host",
+    multiple=True,
+    help="Host name clients use to reach the server (repeatable), e.g. docshelf.corp. Others get 421.",
+)
+def serve(
+    shelf_dir: Path | None,
+    transport: str,
+    host: str,
+    port: int,
+    tokens_file: Path | None,
+    audit_log: Path | None,
+    at: str | None,
+    follow: str | None,
+    follow_interval: float,
+    allowed_host: tuple[str, ...],
+) -> None:
+    """Serve the shelf over MCP (read_index, fetch; shelf:// resources), pinned, audited and fenced."""
+    if at is not None and follow is not None:
+        raise click.UsageError("Give either --at REF or --follow BRANCH, not both.")
+    if transport == "stdio" and tokens_file is not None:
+        raise click.UsageError("--tokens applies to --transport http; stdio serves the one client that started it.")
+    from .run import ServeOptions, serve_shelf
+
+    root = _shelf(shelf_dir)
+    options = ServeOptions(
+        root=root,
+        transport=transport,
+        host=host,
+        port=port,
+        tokens_file=tokens_file,
+        audit_log=audit_log or root / AUDIT_DEFAULT,
+        at=at,
+        follow=follow,
+        follow_interval=follow_interval,
+        allowed_hosts=allowed_host,
+    )
+    serve_shelf(options, say=_say)
+
+
+@click.group()
+def token() -> None:
+    """Manage HTTP bearer tokens (one or more per client; only their hashes are stored)."""
+
+
+@token.command("add")
+@click.argument("name")
+@TOKENS_OPTION
+def token_add(name: str, tokens_file: Path) -> None:
+    """Create a token for client NAME and print it once (store it in the client's config)."""
+    from .auth import add_token
+
+    secret = add_token(tokens_file, name)
+    click.echo(secret)
+    _say(f"Token for {name} added to {tokens_file}. It is shown only now; only its hash is stored.")
+
+
+@token.command("list")
+@TOKENS_OPTION
+def token_list(tokens_file: Path) -> None:
+    """List clients and token ids (never the tokens)."""
+    from .auth import describe, load_tokens
+
+    for entry in describe(load_tokens(tokens_file)):
+        click.echo(f"{entry['name']}\t{entry['id']}\t{entry['created']}")
+
+
+@token.command("revoke")
+@click.argument("name_or_id")
+@TOKENS_OPTION
+def token_revoke(name_or_id: str, tokens_file: Path) -> None:
+    """Remove all tokens of client NAME, or the one token with that id; running servers stop accepting them."""
+    from .auth import revoke_tokens
+
+    removed = revoke_tokens(tokens_file, name_or_id)
+    if not removed:
+        raise ServeError(f"No token of {name_or_id!r} in {tokens_file}. See `docshelf token list --tokens FILE`.")
+    _say(f"Revoked {removed} token(s) of {name_or_id}.")
+
+
+@click.command()
+@SHELF_OPTION
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Audit log to read (default: <shelf>/.docshelf/audit.jsonl).",
+)
+@click.option("--since", default=None, help="Only calls at or after: 2026-11-30, 2026-11-30T10:00, or 15m / 2h / 7d.")
+@click.option("--client", default=None, help="Only calls by this client (token name, or OS user on stdio).")
+@click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
+def audit(shelf_dir: Path | None, log_file: Path | None, since: str | None, client: str | None, as_json: bool) -> None:
+    """Print the server's audit log: who called what, at which commit, with what outcome."""
+    from .audit import read_audit
+
+    records = read_audit(log_file or _shelf(shelf_dir) / AUDIT_DEFAULT, since=since, client=client)
+    for r in records:
+        if as_json:
+            click.echo(json.dumps(r, ensure_ascii=False))
+            continue
+        target = r.get("tool") or (r.get("arguments") or {}).get("uri") or (r.get("arguments") or {}).get("path")
+        commit = (r.get("commit") or "-")[:12]
+        paths = ",".join(r.get("paths") or []) or "-"
+        extra = f"\t{r['verdict']}" if r.get("verdict") else ""
+        click.echo(f"{r['ts']}\t{r['client']}\t{r['method']}\t{target}\t{commit}\t{r['outcome']}\t{paths}{extra}")
+    if not as_json:
+        _say(f"{len(records)} record(s)")

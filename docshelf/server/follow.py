@@ -1,0 +1,75 @@
+"""``--follow BRANCH``: every N seconds fetch the branch (when the shelf has a remote) and re-pin to its tip.
+
+The swap is one assignment in ``Pin``; a request that already resolved the old commit finishes
+on it. A failed fetch keeps the current pin and is reported on stderr; the next tick tries again.
+Only the remote-tracking ref (or, without a remote, the local branch ref) is read: the working
+tree and the local branch are never changed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+
+from ..errors import DocShelfError, ShelfError
+from .pin import Pin
+from .shelfgit import branch_tip, check_branch
+
+DEFAULT_INTERVAL_S = 30.0
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class Follower:
+    """Keeps ``pin`` at the tip of ``branch``."""
+
+    def __init__(
+        self,
+        root: Path,
+        branch: str,
+        pin: Pin,
+        *,
+        interval: float = DEFAULT_INTERVAL_S,
+        log: Callable[[str], None] = _stderr,
+    ) -> None:
+        if interval <= 0:
+            raise ValueError("interval must be > 0 seconds")
+        self.root, self.branch, self.pin, self.interval, self.log = root, check_branch(branch), pin, interval, log
+        self.failures = 0
+
+    @classmethod
+    def start_pin(cls, root: Path, branch: str, *, log: Callable[[str], None] = _stderr) -> Pin:
+        """The pin to start with: the branch tip after a first fetch, or the last fetched tip if the remote is down."""
+        check_branch(branch)
+        try:
+            tip = branch_tip(root, branch)
+        except ShelfError as exc:
+            # A Git server outage must not keep the shelf server from restarting on what it already has.
+            tip = branch_tip(root, branch, fetch=False)
+            log(f"docshelf serve: could not fetch {branch} ({exc}); starting at the last fetched {tip[:12]}")
+        return Pin(root, tip, label=f"branch {branch}")
+
+    def step(self) -> bool:
+        """Fetch and re-pin once; True if the pin moved. Errors are logged, and the pin stays."""
+        try:
+            tip = branch_tip(self.root, self.branch)
+        except DocShelfError as exc:
+            self.failures += 1
+            self.log(f"docshelf serve: following {self.branch} failed, still at {self.pin.current[:12]}: {exc}")
+            return False
+        if tip == self.pin.current:
+            return False
+        old = self.pin.swap(tip)
+        self.log(f"docshelf serve: {self.branch} moved {old[:12]} → {tip[:12]}; now serving {tip}")
+        return True
+
+    async def run(self) -> None:
+        """Step every ``interval`` seconds until cancelled (the server's task group cancels it on shutdown)."""
+        while True:
+            await anyio.sleep(self.interval)
+            await anyio.to_thread.run_sync(self.step)

@@ -1,0 +1,177 @@
+"""Streamable HTTP: the MCP endpoint at ``/mcp`` (JSON responses, stateless) and ``/healthz``, under uvicorn.
+
+Stateless mode keeps no session between requests, so several replicas can serve one shelf
+behind a load balancer (they share nothing but the Git repository and, if wanted, the audit
+file, which is appended with O_APPEND). The fence on this side: bearer tokens (``auth``), the
+Host/Origin allow-list (DNS rebinding; a wrong Host gets 421), a request body cap (413), a
+connection cap, and an audit line for every request refused before it reached MCP.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import ServeError
+from .audit import AuditLog, utc_now
+
+MCP_PATH = "/mcp"
+MAX_BODY_BYTES = 256 * 1024  # tool arguments are a path, a query or a quote; 256 KiB is generous
+MAX_CONNECTIONS = 256  # beyond this uvicorn answers 503 instead of queueing without bound
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+REFUSED = {401, 403, 413, 421}
+_HOST = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)(?::\d{1,5})?$")
+
+Job = Callable[[], Coroutine[Any, Any, None]]
+
+
+def is_loopback(host: str) -> bool:
+    """True for names and addresses that only this machine can reach."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def allowed_hosts_for(bind_host: str, extra: Sequence[str] = ()) -> list[str]:
+    """Host names clients may use: loopback, the bound address when it is a specific one, and ``extra``."""
+    names = [*LOOPBACK_NAMES, *extra]
+    if bind_host not in ("0.0.0.0", "::", "") and not is_loopback(bind_host):
+        names.append(f"[{bind_host}]" if ":" in bind_host else bind_host)
+    for name in names:
+        if not _HOST.match(name):
+            raise ServeError(f"Invalid --allowed-host {name!r}: give a host name or address, e.g. docshelf.corp.")
+    return list(dict.fromkeys(n.lower() for n in names))
+
+
+def transport_security(hosts: Sequence[str]) -> TransportSecuritySettings:
+    """DNS-rebinding protection for exactly ``hosts`` (any port unless a name carries one)."""
+    allowed: list[str] = []
+    origins: list[str] = []
+    for host in hosts:
+        has_port = bool(re.search(r":\d+$", host))
+        allowed += [host] if has_port else [host, f"{host}:*"]
+        for scheme in ("http", "https"):
+            origins += [f"{scheme}://{host}"] if has_port else [f"{scheme}://{host}", f"{scheme}://{host}:*"]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=allowed, allowed_origins=origins
+    )
+
+
+class RejectionAudit:
+    """ASGI middleware: an audit line for each HTTP request refused before MCP saw it (401/403/413/421)."""
+
+    def __init__(self, app: ASGIApp, log: AuditLog) -> None:
+        self.app, self.log = app, log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        t0 = time.perf_counter()
+        status = 0
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        finally:
+            if status in REFUSED:
+                self.log.write(_rejection(scope, status, (time.perf_counter() - t0) * 1000))
+
+
+def _rejection(scope: Scope, status: int, ms: float) -> dict[str, object]:
+    peer = scope.get("client")
+    return {
+        "ts": utc_now(),
+        "client": "unauthenticated" if status == 401 else "unknown",
+        "client_info": None,
+        "transport": "http",
+        "peer": f"{peer[0]}:{peer[1]}" if peer else None,
+        "method": "http",
+        "tool": None,
+        "arguments": {"path": str(scope.get("path", ""))[:1024]},
+        "commit": None,
+        "paths": [],
+        "verdict": None,
+        "bytes_out": 0,
+        "duration_ms": round(ms, 3),
+        "outcome": f"http_{status}",
+        "error": None,
+    }
+
+
+async def healthz(_request: Request) -> JSONResponse:
+    # Unauthenticated by design (load balancers); it says nothing about the shelf or the pin.
+    return JSONResponse({"ok": True})
+
+
+def create_http_app(
+    server: MCPServer,
+    *,
+    allowed_hosts: Sequence[str] = LOOPBACK_NAMES,
+    audit: AuditLog | None = None,
+    background: Sequence[Job] = (),
+    max_body: int = MAX_BODY_BYTES,
+) -> Starlette:
+    """The ASGI app: ``/mcp`` (streamable HTTP, JSON responses, stateless) and ``/healthz``.
+
+    ``background`` jobs (the ``--follow`` loop) run for the app's lifetime. Build a new app per
+    server: the SDK's session manager can be started only once.
+    """
+    mcp_app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        json_response=True,
+        stateless_http=True,
+        max_request_body_size=max_body,
+        transport_security=transport_security(allowed_hosts),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        # Starlette does not run a mounted app's lifespan, so the session manager is entered here.
+        async with server.session_manager.run(), anyio.create_task_group() as tg:
+            for job in background:
+                tg.start_soon(job)
+            yield
+            tg.cancel_scope.cancel()
+
+    middleware = [Middleware(RejectionAudit, log=audit)] if audit is not None else []
+    routes = [Route("/healthz", healthz, methods=["GET"]), Mount("/", app=mcp_app)]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+def run_http(app: Starlette, host: str, port: int) -> None:
+    """Serve ``app`` with uvicorn until interrupted; logs go to stderr."""
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,  # the audit log records every call and every refused request
+        server_header=False,
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_graceful_shutdown=5,
+    )
+    uvicorn.Server(config).run()

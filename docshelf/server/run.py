@@ -1,0 +1,91 @@
+"""``docshelf serve`` put together: check the settings, pin, open the audit log, build the server, run it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+
+from .. import gitrepo
+from ..errors import ServeError
+from .app import create_server
+from .audit import AuditLog
+from .auth import TokenFileVerifier
+from .follow import DEFAULT_INTERVAL_S, Follower
+from .httpapp import allowed_hosts_for, create_http_app, is_loopback, run_http
+from .pin import Pin
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    root: Path
+    audit_log: Path
+    transport: str = "stdio"
+    host: str = "127.0.0.1"
+    port: int = 8765
+    tokens_file: Path | None = None
+    at: str | None = None
+    follow: str | None = None
+    follow_interval: float = DEFAULT_INTERVAL_S
+    allowed_hosts: tuple[str, ...] = ()
+
+
+def check_http(host: str, tokens_file: Path | None, allowed_hosts: tuple[str, ...]) -> None:
+    """Refuse HTTP settings that would expose the shelf: no tokens off loopback, or a Host check nobody passes."""
+    if tokens_file is None and not is_loopback(host):
+        raise ServeError(
+            f"Refusing to serve on {host} without --tokens: anyone who can reach it could read the shelf. "
+            "Create tokens with `docshelf token add NAME --tokens FILE` and pass --tokens FILE, "
+            "or bind to 127.0.0.1 for local use."
+        )
+    if host in ("0.0.0.0", "::") and not allowed_hosts:
+        # Clients would send Host: <name>, which the DNS-rebinding check refuses (421) unless it is listed.
+        raise ServeError(
+            f"Serving on all interfaces ({host}) needs --allowed-host NAME: the host name (or address) "
+            "clients use to reach this server, e.g. --allowed-host docshelf.corp."
+        )
+
+
+def _pin(root: Path, at: str | None, follow: str | None, say: Say) -> Pin:
+    gitrepo.open_repo(root).close()  # NotAShelfError with its advice, before anything else
+    if follow is not None:
+        return Follower.start_pin(root, follow, log=say)
+    return Pin.at(root, at)
+
+
+async def _serve_stdio(server: MCPServer, follower: Follower | None) -> None:
+    async with anyio.create_task_group() as tg:
+        if follower is not None:
+            tg.start_soon(follower.run)
+        await server.run_stdio_async()
+        tg.cancel_scope.cancel()
+
+
+def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
+    """Serve until the client disconnects (stdio) or the process is interrupted (http)."""
+    http = opts.transport == "http"
+    if http:
+        check_http(opts.host, opts.tokens_file, opts.allowed_hosts)
+    hosts = allowed_hosts_for(opts.host, opts.allowed_hosts) if http else []
+    verifier = TokenFileVerifier(opts.tokens_file) if opts.tokens_file is not None else None
+    pin = _pin(opts.root, opts.at, opts.follow, say)
+    follower = None
+    if opts.follow is not None:
+        follower = Follower(opts.root, opts.follow, pin, interval=opts.follow_interval, log=say)
+    with AuditLog(opts.audit_log) as log:
+        server = create_server(opts.root, pin=pin, audit=log, token_verifier=verifier)
+        say(f"docshelf serve: shelf {opts.root} at {pin.current} ({pin.label}); audit log {log.path}")
+        if not http:
+            anyio.run(_serve_stdio, server, follower)
+            return
+        if verifier is None:
+            say(f"docshelf serve: no --tokens, so no authentication: serving on loopback {opts.host} only.")
+        background = [follower.run] if follower is not None else []
+        app = create_http_app(server, allowed_hosts=hosts, audit=log, background=background)
+        say(f"docshelf serve: http://{opts.host}:{opts.port}/mcp (allowed hosts: {', '.join(hosts)})")
+        run_http(app, opts.host, opts.port)

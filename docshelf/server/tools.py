@@ -1,0 +1,212 @@
+"""The MCP tools: a Pydantic result model (the output schema) and a thin function over the library each.
+
+Adding a tool (e.g. ``search``) takes about fifteen lines here:
+
+    class SearchOut(BaseModel):                      # the fields of SearchResult.to_dict()
+        commit: str = COMMIT
+        mode: str
+        hits: list[SearchHit]
+
+    def search(shelf: ShelfAccess) -> ToolFn:
+        def search(
+            query: Annotated[str, Field(description="Words or an identifier to look for.", max_length=2000)],
+            limit: Annotated[int, Field(description="How many sections to return.", ge=1, le=50)] = 5,
+            at: At = None,
+        ) -> Annotated[CallToolResult, SearchOut]:
+            \"\"\"<what the tool does, its arguments and limits, written for the model>\"\"\"
+            return shelf.run(SearchOut, lambda sha: library.search(shelf.root, query, limit=limit, at=sha), at)
+        return search
+
+    TOOLS = (read_index, fetch, search)
+
+``ShelfAccess.run`` resolves the commit once, calls the library, turns ``DocShelfError`` into a
+tool error the model reads, and returns the result; the audit middleware picks up the commit,
+paths and ``verdict`` from the structured result by itself. The result passes through the model,
+so a library field the model lacks is dropped: list them all (the CLI/MCP parity test catches a
+missing one). Then add the name to ``TOOL_NAMES`` in ``tests/test_server_support.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal, Protocol, TypeVar
+
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from .. import reader
+from ..errors import DocShelfError
+from . import audit
+from .pin import Pin
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+MAX_PAGE_CHARS = 20000  # a page of fetch stays well under the ~25k-token result caps of MCP clients
+DEFAULT_PAGE_CHARS = min(reader.DEFAULT_MAX_CHARS, MAX_PAGE_CHARS)  # the CLI's default, so both faces page alike
+COMMIT = Field(description="Full Git sha of the commit this was read from; pass it as `at` to repeat the read.")
+
+At = Annotated[
+    str | None,
+    Field(
+        description="Commit sha, tag or branch of the shelf to read. Omit to read the server's current commit. "
+        "Pass the `commit` of an earlier result to keep a multi-step answer on one version.",
+        max_length=256,
+    ),
+]
+ContentMode = Literal["text", "summary"]
+M = TypeVar("M", bound=BaseModel)
+
+
+class ToolFn(Protocol):
+    __name__: str
+
+    def __call__(self, *args: Any, **kwargs: Any) -> CallToolResult: ...
+
+
+class LibraryResult(Protocol):
+    """What the library's read functions return (IndexPage, FetchResult, SearchResult, QuoteCheck)."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class ShelfAccess:
+    """What a tool function needs: the shelf, its pin, and how to fill the result's text content."""
+
+    root: Path
+    pin: Pin
+    content: ContentMode = "text"
+
+    def run(
+        self,
+        model: type[M],
+        call: Callable[[str], LibraryResult],
+        at: str | None,
+        render: Callable[[M], str] | None = None,
+    ) -> CallToolResult:
+        """Call the library at one commit and wrap its result; a ``DocShelfError`` becomes a tool error."""
+        try:
+            sha = self.pin.resolve(at)
+            audit.note(commit=sha)
+            out = model.model_validate(call(sha).to_dict())
+        except DocShelfError as exc:
+            raise ToolError(str(exc)) from exc
+        if self.content == "summary" or render is None:
+            text = _summary(out)
+        else:
+            text = render(out)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=out.model_dump(mode="json")
+        )
+
+
+def _summary(out: BaseModel) -> str:
+    """The content text when the payload is not repeated: every field but ``text``, as JSON."""
+    data = out.model_dump(mode="json", exclude={"text"})
+    note = " The text is in structuredContent.text." if "text" in type(out).model_fields else ""
+    return json.dumps(data, ensure_ascii=False) + note
+
+
+# ---- read_index -------------------------------------------------------------------------------
+
+
+class IndexOut(BaseModel):
+    commit: str = COMMIT
+    path: str = Field(description="The index file that was read (index.md or docs/…/subindex.md).")
+    text: str = Field(description="The index as Markdown: one line per document or section, with paths.")
+
+
+def _render_index(out: IndexOut) -> str:
+    return f"[{out.path} @ {out.commit}]\n\n{out.text}"
+
+
+def read_index(shelf: ShelfAccess) -> ToolFn:
+    def read_index(
+        path: Annotated[
+            str,
+            Field(
+                description="index.md for the whole shelf, or a document's folder / subindex.md path "
+                "taken from the root index (e.g. docs/laws/152-fz/subindex.md).",
+                min_length=1,
+                max_length=1024,
+            ),
+        ] = "index.md",
+        at: At = None,
+    ) -> Annotated[CallToolResult, IndexOut]:
+        """Read a table of contents of the document shelf.
+
+        Without `path` it returns the root index.md: one line per document with its path, citation
+        id (e.g. 152-ФЗ) and size. A long document's line points to its subindex.md; read that to get
+        the document's sections with their clause numbers (статья, пункт, раздел, section) and sizes.
+        Returns the Markdown text and the commit it was read from. Section text is read with fetch.
+        """
+        return shelf.run(IndexOut, lambda sha: reader.read_index(shelf.root, path, at=sha), at, _render_index)
+
+    return read_index
+
+
+# ---- fetch ------------------------------------------------------------------------------------
+
+
+class FetchOut(BaseModel):
+    commit: str = COMMIT
+    path: str = Field(description="The section file that was read.")
+    title: str = Field(description="Title of the section (or of the whole document).")
+    doc_id: str = Field(description="Citation id of the document, e.g. 152-ФЗ.")
+    clauses: list[str] = Field(description="Clause ids this section covers, e.g. ['ст. 3'].")
+    pages: list[int] = Field(description="Pages of the source document the section came from.")
+    text: str = Field(description="The original text of this page of the section, verbatim.")
+    sha256: str = Field(description="sha256 of the whole section text at this commit.")
+    start: int = Field(description="Character offset of `text` in the section.")
+    next_start: int | None = Field(description="Pass as `start` to read the rest; null when this is the end.")
+    total_chars: int = Field(description="Length of the whole section in characters.")
+    edition: dict[str, str] = Field(description="Edition status: adopted, valid_from, valid_to, replaced_by, amends.")
+
+
+def _render_fetch(out: FetchOut) -> str:
+    clauses = ", ".join(out.clauses) or "no clause id"
+    head = f"[{out.path} @ {out.commit}] {out.title} ({out.doc_id or 'no id'}; {clauses}; pages {out.pages or '?'})"
+    span = f"chars {out.start}–{out.start + len(out.text)} of {out.total_chars}"
+    tail = f"\n\n[cut: call fetch with start={out.next_start} to continue]" if out.next_start is not None else ""
+    return f"{head}\n[{span}; sha256 {out.sha256}]\n\n{out.text}{tail}"
+
+
+def fetch(shelf: ShelfAccess) -> ToolFn:
+    def fetch(
+        path: Annotated[
+            str,
+            Field(
+                description="A section path from a subindex (docs/…/NNN-slug.md), or a short document's "
+                "path from the root index (docs/…/name.md).",
+                min_length=1,
+                max_length=1024,
+            ),
+        ],
+        start: Annotated[int, Field(description="Character offset to start reading from.", ge=0)] = 0,
+        max_chars: Annotated[
+            int, Field(description="Most characters to return in this call.", ge=1, le=MAX_PAGE_CHARS)
+        ] = DEFAULT_PAGE_CHARS,
+        at: At = None,
+    ) -> Annotated[CallToolResult, FetchOut]:
+        """Read the original text of one section of the shelf, verbatim.
+
+        Returns the text with the document title, citation id, the clause ids the section covers,
+        the source pages, the edition status, the commit and the sha256 of the whole section. A
+        section longer than `max_chars` comes in pages: when `next_start` is not null, call fetch
+        again with `start` set to it to read the rest. Indexes are read with read_index.
+        """
+        return shelf.run(
+            FetchOut,
+            lambda sha: reader.fetch(shelf.root, path, at=sha, start=start, max_chars=max_chars),
+            at,
+            _render_fetch,
+        )
+
+    return fetch
+
+
+# The tools the server offers, in this order; the lead appends search and verify_quote here.
+TOOLS: tuple[Callable[[ShelfAccess], ToolFn], ...] = (read_index, fetch)

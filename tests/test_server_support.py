@@ -1,0 +1,170 @@
+"""Helpers shared by the server tests (no tests here): small shelves, commits, a CLI launcher, ports.
+
+The launcher registers the server commands in the main CLI group the way ``docshelf.cli`` will,
+so subprocess tests run ``serve`` exactly as an operator would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+from docshelf import gitrepo, shelf
+from docshelf.build import DocOptions
+
+# The server's whole tool surface: all read-only. Add search / verify_quote here when they are registered.
+TOOL_NAMES = {"read_index", "fetch"}
+
+SCHEMA_KEYS = {
+    "ts",
+    "client",
+    "client_info",
+    "transport",
+    "peer",
+    "method",
+    "tool",
+    "arguments",
+    "commit",
+    "paths",
+    "verdict",
+    "bytes_out",
+    "duration_ms",
+    "outcome",
+    "error",
+}
+
+DOC = """# Положение о тестовом хранении
+
+## Статья 1. Общие положения
+
+1. Настоящее положение определяет порядок хранения тестовых данных. MARKER-{version}
+2. Оператор обязан хранить тестовые данные не более тридцати дней с момента их получения.
+
+## Статья 2. Доступ
+
+1. Доступ к тестовым данным предоставляется работникам по письменной заявке руководителя.
+2. {filler}
+"""
+
+LAUNCHER = """import sys
+ARGV = {argv!r}
+if ARGV:
+    sys.argv = ["docshelf", *ARGV]
+from docshelf import cli
+from docshelf.server.commands import audit, serve, token
+for command in (serve, token, audit):
+    cli.cli.add_command(command)
+cli.main()
+"""
+
+
+def git(root: Path, *args: str) -> str:
+    proc = subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True, encoding="utf-8", timeout=60
+    )
+    return proc.stdout.strip()
+
+
+def make_small_shelf(root: Path) -> Path:
+    """A shelf with one short Markdown document (kept whole), committed; about 0.3 s."""
+    src = root.parent / f"{root.name}-src" / "polozhenie.md"
+    src.parent.mkdir(parents=True, exist_ok=True)
+    src.write_text(DOC.format(version="V1", filler="Срок хранения продлевается приказом. " * 40), encoding="utf-8")
+    shelf.init(root, name="Small shelf")
+    shelf.add(root, [src], DocOptions(source="", category="internal", id="ПТХ"), progress=lambda _m: None)
+    return root
+
+
+def doc_path(root: Path) -> str:
+    """The path of the small shelf's one document."""
+    entry: str = shelf.metas(root)[0]["entry"]
+    return entry
+
+
+def make_version(root: Path, version: str) -> str:
+    """Commit a new edition: section text, index and meta title all say ``version``; returns the sha."""
+    path = doc_path(root)
+    section = root / path
+    section.write_text(section.read_text(encoding="utf-8").replace("MARKER-V1", f"MARKER-{version}"), encoding="utf-8")
+    index = root / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + f"\n<!-- edition {version} -->\n", encoding="utf-8")
+    meta_file = section.with_suffix(".meta.json")
+    meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    meta["title"] = f"Положение ({version})"
+    for s in meta["sections"]:
+        s["title"] = f"Положение ({version})"
+    meta_file.write_text(json.dumps(meta, ensure_ascii=False, indent=2), encoding="utf-8")
+    return gitrepo.commit(root, f"Edition {version}")
+
+
+def write_launcher(directory: Path, argv: list[str] | None = None, name: str = "docshelf_cli.py") -> Path:
+    script = directory / name
+    script.write_text(LAUNCHER.format(argv=argv or []), encoding="utf-8")
+    return script
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    repo = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": repo + os.pathsep + os.environ.get("PYTHONPATH", ""), **extra}
+    env["PYTHONWARNDEFAULTENCODING"] = "1"
+    return env
+
+
+@contextlib.contextmanager
+def http_server(launcher: Path, args: list[str], port: int, *, timeout: float = 20.0) -> Iterator[Any]:
+    """``serve --transport http`` in a subprocess on 127.0.0.1:port, up when /healthz answers; always torn down."""
+    proc = subprocess.Popen(
+        [sys.executable, str(launcher), "serve", "--transport", "http", "--port", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        env=child_env(),
+    )
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited {proc.returncode}: {proc.stderr.read() if proc.stderr else ''}")
+            try:
+                if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1.0).status_code == 200:
+                    break
+            except httpx2.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError("server did not come up")
+            time.sleep(0.1)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()
+
+
+def read_lines(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
