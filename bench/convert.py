@@ -69,7 +69,9 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="docshelf-bench-"))
     pdfs.append(pdfgen.make_long_regulation_pdf(tmp / "generated-100-pages.pdf", pages=100))
-    print(f"{'document':44} {'pages':>5} {'raw p/s':>9} {'docshelf p/s':>13} {'layout p/s':>11} {'ds/raw':>7} {'ds/layout':>9}")
+    print(
+        f"{'document':44} {'pages':>5} {'raw p/s':>9} {'docshelf p/s':>13} {'layout p/s':>11} {'ds/raw':>7} {'ds/layout':>9}"
+    )
     totals = {"pages": 0, "raw": 0.0, "ds": 0.0, "lay_pages": 0, "lay": 0.0, "ds_lay": 0.0}
     for path in pdfs:
         with pymupdf.open(path) as doc:
