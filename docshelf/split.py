@@ -232,7 +232,7 @@ def _section(
 
 def _unspace(text: str) -> str:
     """«С т а т ь я 37» → «Статья 37»: letter-spaced words make unreadable slugs."""
-    return re.sub(r"\b(\w(?: \w){2,})\b", lambda m: m.group(1).replace(" ", ""), text)
+    return re.sub(r"\b([^\W\d_](?: [^\W\d_]){3,})\b", lambda m: m.group(1).replace(" ", ""), text)
 
 
 def _with_slugs(sections: list[Section]) -> list[Section]:

@@ -90,5 +90,8 @@ def test_check_exit_code_on_problem(tmp_path: Path, regulation_pdf: Path) -> Non
 def test_demo_runs(tmp_path: Path) -> None:
     res = run("demo", "--dir", str(tmp_path / "demo"))
     assert res.returncode == 0, res.stderr
-    assert "== read_index index.md" in res.stdout and "== fetch docs/laws/999-fz/" in res.stdout
-    assert "bytes of Markdown" in res.stdout
+    out = res.stdout
+    assert "== read_index {}" in out and "== fetch {'path': 'docs/laws/999-fz/" in out
+    verdicts = [line for line in out.splitlines() if line.startswith("verdict: ")]
+    assert [v.split()[1] for v in verdicts] == ["ok", "not_found"]  # the honest quote, then the altered one
+    assert "bytes of Markdown" in out

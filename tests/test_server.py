@@ -234,6 +234,33 @@ def test_cli_and_mcp_give_the_same_answers(demo: Path, section: str) -> None:
     paged = cli("fetch", section, "--start", "100", "--max-chars", "300")
     assert paged == anyio.run(mcp, "fetch", {"path": section, "start": 100, "max_chars": 300})
     assert paged["next_start"] == 400
+    for quote, ref in [(QUOTE, "999-ФЗ ст. 3 ч. 2"), (QUOTE.replace("обязан", "вправе"), "999-ФЗ ст. 3 ч. 2")]:
+        via_cli = cli("verify-quote", quote, "--ref", ref)
+        via_mcp = anyio.run(mcp, "verify_quote", {"quote": quote, "ref": ref})
+        assert {k: v for k, v in via_mcp.items() if v is not None and k not in ("passed", "counts", "results")} == {
+            k: v for k, v in via_cli.items() if v is not None
+        }
+
+
+QUOTE = "Оператор обязан обеспечивать соблюдение принципов, указанных в части 1 настоящей статьи"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", MODES)
+async def test_verify_quote_tool_single_and_batch(demo: Path, mode: str) -> None:
+    async with Client(server_for(demo), mode=mode) as client:
+        ok = await client.call_tool("verify_quote", {"quote": QUOTE, "ref": "999-ФЗ ст. 3 ч. 2"})
+        assert not ok.is_error and ok.structured_content["verdict"] == "ok"
+        assert ok.structured_content["clause"] == "ст. 3 ч. 2" and "[ok @ " in ok.content[0].text
+        bad = await client.call_tool(
+            "verify_quote", {"quote": QUOTE.replace("обязан", "вправе"), "ref": "999-ФЗ ст. 3"}
+        )
+        assert bad.structured_content["verdict"] == "not_found" and "вправе" in bad.content[0].text
+        items = [{"quote": QUOTE, "ref": "999-ФЗ ст. 3 ч. 2"}, {"quote": QUOTE, "ref": "999-ФЗ ст. 4"}]
+        batch = await client.call_tool("verify_quote", {"items": items})
+        data = batch.structured_content
+        assert data["passed"] is False and data["counts"] == {"ok": 1, "wrong_clause": 1}
+        assert [r["verdict"] for r in data["results"]] == ["ok", "wrong_clause"] and data["verdict"] == "wrong_clause"
 
 
 @pytest.mark.anyio

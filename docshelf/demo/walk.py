@@ -1,14 +1,18 @@
-"""``docshelf demo``: build a shelf from the built-in samples and walk it the way a model does."""
+"""``docshelf demo``: build a shelf from the built-in samples and walk it the way a model does,
+through a real in-process MCP client: read_index → subindex → fetch → verify_quote (one honest quote,
+one altered), printing the trace, the bytes read against the shelf's size, and the commit."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import click
 
-from .. import reader, shelf
+from .. import gitrepo, shelf
 from ..build import DocOptions
 
 SAMPLES = (
@@ -16,6 +20,7 @@ SAMPLES = (
     ("polozhenie-o-dostupe.md", "internal", "Положение о доступе"),
     ("glossary.txt", "reference", "Glossary"),
 )
+ARTICLE = "ст. 7"  # the article the walk reads and quotes
 
 
 def _sample(name: str) -> Path:
@@ -26,41 +31,77 @@ def build_demo_shelf(root: Path) -> Path:
     """A new shelf at ``root`` holding the three sample documents (one commit per add)."""
     shelf.init(root, name="DocShelf demo")
     for name, category, doc_id in SAMPLES:
-        shelf.add(
-            root,
-            [_sample(name)],
-            DocOptions(source="", category=category, id=doc_id),
-            progress=lambda _m: None,
-        )
+        shelf.add(root, [_sample(name)], DocOptions(source="", category=category, id=doc_id), progress=lambda _m: None)
     return root
 
 
 def _shelf_bytes(root: Path, commit: str) -> int:
-    from .. import gitrepo
+    return sum(len(data) for data in gitrepo.read_tree(root, commit, "", ".md").values())
 
-    return sum(len(gitrepo.read(root, p, commit)) for p in gitrepo.list_files(root, commit) if p.endswith(".md"))
+
+def _quotes(section_text: str) -> tuple[str, str]:
+    """An honest quote (the first 12 words of part 2) and the same quote with a negation slipped in."""
+    part = next(m.group(1) for m in re.finditer(r"(?m)^2\. (.+)$", section_text))
+    words = part.split()[:12]
+    honest = " ".join(words)
+    altered = " ".join([*words[:3], "не", *words[3:]])
+    return honest, altered
+
+
+Step = tuple[str, dict[str, Any], dict[str, Any]]  # tool, arguments, structured result
+
+
+async def _walk(root: Path) -> list[Step]:
+    from mcp import Client
+
+    from ..server.app import create_server
+    from ..server.pin import Pin
+
+    trace: list[Step] = []
+    async with Client(create_server(root, pin=Pin.at(root), audit=None)) as client:
+
+        async def call(tool: str, args: dict[str, Any]) -> dict[str, Any]:
+            result = await client.call_tool(tool, args)
+            data: dict[str, Any] = result.structured_content or {}
+            trace.append((tool, args, data))
+            return data
+
+        index = await call("read_index", {})
+        law = re.search(r"\]\((docs/laws/[^)]+/subindex\.md)\)", index["text"])
+        sub = await call("read_index", {"path": law.group(1) if law else "index.md", "at": index["commit"]})
+        section = re.search(rf"\]\(([^)]+)\): {ARTICLE} ·", sub["text"])
+        path = f"{sub['path'].rsplit('/', 1)[0]}/{section.group(1) if section else ''}"
+        fetched = await call("fetch", {"path": path, "at": index["commit"]})
+        honest, altered = _quotes(fetched["text"])
+        for quote in (honest, altered):
+            await call("verify_quote", {"quote": quote, "ref": f"999-ФЗ {ARTICLE} ч. 2", "at": index["commit"]})
+    return trace
 
 
 def run_demo(directory: Path | None) -> None:
-    """Print the trace of a model's walk: index → subindex → section, with bytes read and the commit."""
+    """Print the trace of a model's walk over the demo shelf."""
+    import anyio
+
     root = directory or Path(tempfile.mkdtemp(prefix="docshelf-demo-")) / "shelf"
     click.echo(f"Building the demo shelf in {root} …", err=True)
     build_demo_shelf(root)
+    trace = anyio.run(_walk, root)
+    commit = trace[0][2]["commit"]
     read = 0
-    index = reader.read_index(root)
-    read += len(index.text.encode("utf-8"))
-    click.echo(f"== read_index index.md @ {index.commit[:12]}\n{index.text}")
-    law = next(m for m in shelf.metas(root) if m["id"] == "999-ФЗ")
-    sub = reader.read_index(root, law["entry"])
-    read += len(sub.text.encode("utf-8"))
-    click.echo(f"== read_index {sub.path}\n{sub.text}")
-    target = next((s for s in law["sections"] if s["clause"].startswith("ст.")), law["sections"][0])
-    section = reader.fetch(root, target["path"])
-    read += len(section.text.encode("utf-8"))
-    click.echo(f"== fetch {section.path} ({', '.join(section.clauses) or 'no clause'}; pages {section.pages})")
-    click.echo(section.text)
-    total = _shelf_bytes(root, index.commit)
+    for tool, args, data in trace:
+        shown = {k: v for k, v in args.items() if k != "at"}
+        click.echo(f"== {tool} {shown} @ {data.get('commit', '')[:12]}")
+        if tool in ("read_index", "fetch"):
+            read += len(str(data["text"]).encode("utf-8"))
+            click.echo(data["text"])
+        else:
+            click.echo(f"verdict: {data['verdict']} — {data['message']}")
+            if data.get("match"):
+                click.echo(f"  {data['doc_id']} {data['clause']}: {data['match']}")
+            for diff in (data.get("closest") or {}).get("diff", []):
+                click.echo(f"  quote «{diff['quote']}» vs source «{diff['source']}»")
+    total = _shelf_bytes(root, commit)
     click.echo(
-        f"== read {read} of {total} bytes of Markdown ({100 * read / total:.0f}% of the shelf) at commit {index.commit}"
+        f"== read {read} of {total} bytes of Markdown ({100 * read / total:.0f}% of the shelf) at commit {commit}"
     )
-    click.echo(f"Explore it: docshelf read-index --shelf {root}")
+    click.echo(f"Explore it: docshelf read-index --shelf {root}   ·   serve it: docshelf serve --shelf {root}")

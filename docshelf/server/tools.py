@@ -38,7 +38,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from .. import reader
+from .. import reader, verify
 from ..errors import DocShelfError
 from . import audit
 from .pin import Pin
@@ -208,5 +208,108 @@ def fetch(shelf: ShelfAccess) -> ToolFn:
     return fetch
 
 
-# The tools the server offers, in this order; the lead appends search and verify_quote here.
-TOOLS: tuple[Callable[[ShelfAccess], ToolFn], ...] = (read_index, fetch)
+
+
+# ---- verify_quote -----------------------------------------------------------------------------
+
+
+class QuoteOut(BaseModel):
+    commit: str = COMMIT
+    verdict: str = Field(description="ok | not_found | wrong_clause | too_short | unknown_ref")
+    ref: str = Field(description="The reference as given.")
+    quote: str = Field(description="The quote as given.")
+    message: str = Field(description="What the verdict means and what to do next.")
+    doc_id: str = Field(description="Citation id of the document the quote was found in (ok).")
+    path: str = Field(description="Section file of the match (ok).")
+    clause: str = Field(description="The innermost clause id that contains the match, e.g. 'ст. 12 ч. 3' (ok).")
+    match: str | None = Field(description="The matched span of the shelf's original text, verbatim (ok).")
+    partial: bool = Field(description="True when the quote cuts its sentence before a condition or after a negation.")
+    full_sentence: str | None = Field(description="The whole sentence when `partial` is true.")
+    found_in: list[dict[str, str]] = Field(description="Where the quote really is (wrong_clause, unknown_ref).")
+    closest: dict[str, Any] | None = Field(
+        description="Nearest passage of the cited clause and a word diff (not_found)."
+    )
+
+
+class VerifyOut(QuoteOut):
+    passed: bool | None = Field(default=None, description="Batch: true only if every quote is ok.")
+    counts: dict[str, int] | None = Field(default=None, description="Batch: how many quotes got each verdict.")
+    results: list[QuoteOut] | None = Field(default=None, description="Batch: one verdict per quote, in order.")
+
+
+class QuoteItem(BaseModel):
+    quote: str = Field(max_length=200_000)
+    ref: str = Field(max_length=1024)
+
+
+class _Batch:
+    """A batch result shaped like one verdict (the first failing one) plus the per-quote list."""
+
+    def __init__(self, result: verify.BatchCheck) -> None:
+        self.result = result
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.result
+        lead = next((q for q in r.results if q.verdict != "ok"), r.results[0]).to_dict() if r.results else {}
+        summary = {"verdict": "ok" if r.passed else lead.get("verdict", "not_found"), "ref": "", "quote": ""}
+        message = f"{r.counts.get('ok', 0)} of {len(r.results)} quotes verified."
+        return {**lead, **summary, "message": message, **r.to_dict()}
+
+
+def _render_verdict(out: VerifyOut) -> str:
+    if out.results is not None:
+        lines = [f"{q.verdict:12} {q.ref}: {q.message}" for q in out.results]
+        return f"[{'PASS' if out.passed else 'FAIL'} @ {out.commit}] {out.message}\n" + "\n".join(lines)
+    text = f"[{out.verdict} @ {out.commit}] {out.message}"
+    if out.match:
+        text += f"\n{out.doc_id} {out.clause}: {out.match}"
+    if out.partial and out.full_sentence:
+        text += f"\nThe quote is part of: {out.full_sentence}"
+    if out.closest:
+        diff = "; ".join(f"quote «{d['quote']}» vs source «{d['source']}»" for d in out.closest["diff"])
+        text += f"\nClosest passage ({out.closest['clause']}): {out.closest['text']}\nDiffers: {diff}"
+    return text
+
+
+def verify_quote(shelf: ShelfAccess) -> ToolFn:
+    def verify_quote(
+        quote: Annotated[
+            str, Field(description="The quote exactly as written in the answer.", max_length=200_000)
+        ] = "",
+        ref: Annotated[
+            str,
+            Field(
+                description="Where the quote is from: a citation such as '152-ФЗ ст. 12 ч. 3' or "
+                "'Приказ ФСТЭК № 239 Требования п. 29 подп. «а»', or a section path, optionally with "
+                "'#<clause>' (docs/…/NNN-slug.md#ч. 3).",
+                max_length=1024,
+            ),
+        ] = "",
+        items: Annotated[
+            list[QuoteItem] | None,
+            Field(description="Instead of quote/ref: all quotes of one answer, checked at one commit.", max_length=200),
+        ] = None,
+        at: At = None,
+    ) -> Annotated[CallToolResult, VerifyOut]:
+        """Check that a quote is verbatim in the clause it cites (after typographic normalization).
+
+        Verdicts: ok (returns the original span and the exact clause), not_found (returns the
+        closest passage of the cited clause and a word-level diff), wrong_clause (the quote is
+        verbatim elsewhere; found_in says where), too_short (fewer than 6 words), unknown_ref (the
+        reference names no clause on the shelf). '…' or '...' inside a quote means fragments in
+        this order within the clause. Publishers' notes and amendment lines never match. Pass
+        `items` to check every quote of an answer in one call; `passed` is true only if all are ok.
+        """
+
+        def call(sha: str) -> LibraryResult:
+            if items is not None:
+                return _Batch(verify.verify_quotes(shelf.root, [i.model_dump() for i in items], at=sha))
+            return verify.verify_quote(shelf.root, quote, ref, at=sha)
+
+        return shelf.run(VerifyOut, call, at, _render_verdict)
+
+    return verify_quote
+
+
+# The tools the server offers, in this order.
+TOOLS: tuple[Callable[[ShelfAccess], ToolFn], ...] = (read_index, fetch, verify_quote)
