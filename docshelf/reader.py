@@ -26,6 +26,7 @@ class IndexPage:
     commit: str
     path: str
     text: str
+    sha256: str = ""  # of ``text``: a citation of the index can be re-checked later
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -86,7 +87,7 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None) -> Ind
             commit=commit,
         )
     text = gitrepo.read(root, rel, commit).decode("utf-8")
-    return IndexPage(commit=commit, path=rel, text=text)
+    return IndexPage(commit=commit, path=rel, text=text, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
 def _meta_for(root: Path, path: str, commit: str) -> tuple[dict[str, Any], dict[str, Any] | None]:

@@ -117,6 +117,7 @@ class IndexOut(BaseModel):
     commit: str = COMMIT
     path: str = Field(description="The index file that was read (index.md or docs/…/subindex.md).")
     text: str = Field(description="The index as Markdown: one line per document or section, with paths.")
+    sha256: str = Field(description="sha256 of the index text at this commit.")
 
 
 def _render_index(out: IndexOut) -> str:

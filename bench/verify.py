@@ -1,0 +1,124 @@
+"""Quote verification latency on a whole shelf, against fetching the same section in the same run.
+
+Builds a shelf from ../shared/corpus (or from a generated 100-page law when the corpus is absent),
+samples quotes from real clauses (deterministic), and times, in CPU milliseconds per call:
+genuine quotes cited by clause (ok), the same quotes with one word changed (not_found: scans the
+shelf, then finds the closest passage), quotes cited to the wrong article (wrong_clause), and
+batches of 20. The baseline is ``reader.fetch`` of the cited section (what a model does anyway).
+
+    python bench/verify.py [--quotes 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
+
+from docshelf import gitrepo, reader, shelf  # noqa: E402
+from docshelf.build import DocOptions  # noqa: E402
+from docshelf.citations import metas_at  # noqa: E402
+from docshelf.verify import verify_quote, verify_quotes  # noqa: E402
+
+
+def build(root: Path) -> Path:
+    shelf.init(root)
+    corpus = REPO.parent / "shared" / "corpus"
+    if corpus.is_dir():
+        from conftest import IDS
+
+        files = sorted(p for p in corpus.rglob("*") if p.is_file() and p.name != "SOURCES.md")
+        for path in files:
+            opts = DocOptions(source="", category=path.parent.parent.name, id=IDS.get(path.name, ""))
+            shelf.add(root, [path], opts, progress=lambda _m: None)
+    else:
+        import pdfgen
+
+        pdf = pdfgen.make_long_regulation_pdf(root.parent / "law.pdf", pages=100)
+        shelf.add(root, [pdf], DocOptions(source="", id="888-ФЗ"), progress=lambda _m: None)
+    return root
+
+
+def samples(root: Path, commit: str, n: int) -> list[dict[str, Any]]:
+    """Quotes of 8–16 words from clauses of law text (no editorial lines), with their refs."""
+    rng = random.Random(20261130)
+    clauses = []
+    for meta in metas_at(root, commit):
+        for s in meta["sections"]:
+            for cid, a, b in s["clauses"]:
+                if cid.startswith(("ст.", "п.", "§", "Требования")) and b - a > 200:
+                    clauses.append((meta["id"], s["path"], cid, a, b))
+    out = []
+    for doc_id, path, cid, a, b in rng.sample(clauses, min(n, len(clauses))):
+        text = gitrepo.read(root, path, commit).decode("utf-8")[a:b]
+        # A model quotes prose from one paragraph: not headings, notes, tables, code or list bullets.
+        paragraphs = [ln.split() for ln in text.splitlines() if not ln.startswith(("#", ">", "|", "```", "- "))]
+        paragraphs = [p for p in paragraphs if len(p) >= 16]
+        if not paragraphs:
+            continue
+        words = rng.choice(paragraphs)
+        k = rng.randrange(0, len(words) - 15)
+        quote = " ".join(words[k : k + rng.randrange(8, 17)])
+        out.append({"quote": quote, "ref": f"{doc_id} {cid}", "path": path, "doc": doc_id})
+    return out
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.process_time()
+    fn()
+    return (time.process_time() - start) * 1000
+
+
+def report(name: str, values: list[float], base: float) -> None:
+    values = sorted(values)
+    p50, p95 = statistics.median(values), values[int(0.95 * (len(values) - 1))]
+    print(f"{name:34} n={len(values):4d}  p50 {p50:7.2f} ms  p95 {p95:7.2f} ms  p50/fetch {p50 / base:5.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quotes", type=int, default=200)
+    args = ap.parse_args()
+    root = build(Path(tempfile.mkdtemp(prefix="docshelf-bench-verify-")) / "shelf")
+    commit = gitrepo.resolve(root)
+    quotes = samples(root, commit, args.quotes)
+    warm = timed(lambda: verify_quote(root, "слово " * 8, "no-such-document ст. 1"))
+    print(f"shelf: {len(metas_at(root, commit))} documents; first shelf-wide scan (cold cache): {warm:.0f} ms CPU")
+    fetch_ms = [timed(lambda q=q: reader.fetch(root, q["path"], at=commit)) for q in quotes]
+    base = statistics.median(fetch_ms)
+    report("fetch of the cited section", fetch_ms, base)
+    ok: list[float] = []
+    altered: list[float] = []
+    wrong: list[float] = []
+    for q in quotes:
+        ok.append(timed(lambda q=q: verify_quote(root, q["quote"], q["ref"], at=commit)))
+        words = q["quote"].split()
+        words[len(words) // 2] = "неверно"
+        changed = " ".join(words)
+        altered.append(timed(lambda w=changed, q=q: verify_quote(root, w, q["ref"], at=commit)))
+        wrong.append(timed(lambda q=q: verify_quote(root, q["quote"], f"{q['doc']} ст. 1", at=commit)))
+    report("genuine quote, cited clause (ok)", ok, base)
+    report("one word changed (not_found)", altered, base)
+    report("cited elsewhere (wrong_clause/unknown_ref)", wrong, base)
+    batches = [quotes[i : i + 20] for i in range(0, len(quotes) - 19, 20)]
+    batch_ms = [
+        timed(lambda b=b: verify_quotes(root, [{"quote": q["quote"], "ref": q["ref"]} for q in b], at=commit))
+        for b in batches
+    ]
+    report("batch of 20 genuine quotes", batch_ms, base)
+    genuine_ok = sum(verify_quote(root, q["quote"], q["ref"], at=commit).verdict == "ok" for q in quotes)
+    print(f"genuine quotes verified ok: {genuine_ok}/{len(quotes)}")
+
+
+if __name__ == "__main__":
+    main()
