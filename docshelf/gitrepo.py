@@ -7,7 +7,9 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import git
 from gitdb.exc import BadName, BadObject
@@ -156,3 +158,62 @@ def read_tree(root: Path, at: str, prefix: str = "", suffix: str = "") -> dict[s
         for item in tree.traverse()
         if item.type == "blob" and item.mode != _SYMLINK_MODE and str(item.path).endswith(suffix)  # type: ignore[union-attr]
     }
+
+
+# --- history: commits that touched paths -------------------------------------------------------
+
+_FIELD, _RECORD = "\x1f", "\x1e"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One commit that touched the path: ``paths`` are the matching files as named in that commit."""
+
+    sha: str
+    date: str  # author date, ISO 8601 with offset
+    author: str  # "Name <email>"
+    subject: str
+    message: str
+    paths: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _git(root: Path, *args: str) -> str:
+    with open_repo(root) as repo:
+        # quotepath=off: Cyrillic source names come back as UTF-8, not as octal escapes;
+        # literal pathspecs: a path with * or :( is a path, never a pattern or magic.
+        out: str = repo.git.execute(
+            ["git", "-c", "core.quotepath=off", "--literal-pathspecs", *args], env={"GIT_TERMINAL_PROMPT": "0"}
+        )
+        return out
+
+
+def kind_at(root: Path, commit: str, path: str) -> str | None:
+    """``blob``, ``tree`` or None: what ``path`` is at ``commit``."""
+    with open_repo(root) as repo:
+        try:
+            return str((repo.commit(commit).tree / path).type)
+        except KeyError:
+            return None
+
+
+def log(root: Path, paths: list[str], *, follow: bool, limit: int) -> list[Change]:
+    """``git log`` of ``paths``, newest first; ``follow`` tracks one file across renames."""
+    fmt = f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%an <%ae>{_FIELD}%B{_FIELD}"
+    args = ["log", fmt, "--name-status", f"--max-count={limit}", "--encoding=UTF-8"]
+    out = _git(root, *args, *(["--follow"] if follow else []), "--", *paths)
+    changes = []
+    for record in out.split(_RECORD)[1:]:
+        sha, when, author, message, status = record.split(_FIELD)
+        files = [line.split("\t")[-1] for line in status.strip().splitlines() if "\t" in line]
+        subject = message.strip().split("\n", 1)[0]
+        changes.append(Change(sha, when, author, subject, message.strip(), files))
+    return changes
+
+
+def changed_paths(root: Path, commit_a: str, commit_b: str) -> set[str]:
+    """Every path that differs between two commits (both sides of a rename)."""
+    out = _git(root, "diff", "--name-only", "--no-renames", "-z", commit_a, commit_b, "--")
+    return {p for p in out.split("\x00") if p}
