@@ -20,7 +20,6 @@ from .ids import category_path, derive_id, doc_slug
 from .split import Section, split_document, whole_document
 from .structure import find_headings, guess_title
 
-EDITION_KEYS = ("adopted", "valid_from", "valid_to", "replaced_by", "amends", "amended_by")
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 _ANNEX = re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+))?")

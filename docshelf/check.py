@@ -15,6 +15,7 @@ from .build import sha256
 from .completeness import missing_clauses, numbering_problems
 from .config import load
 from .convert.pdf import garbled_share
+from .editions import check_relations
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 # A repealed or excluded article is a heading alone: «Статья 37. Утратила силу - …».
@@ -41,6 +42,7 @@ def check(root: Path) -> list[Problem]:
     for meta in metas:
         problems += _check_doc(root, meta, config.split.max_section_chars, linked)
     problems += _check_orphans(root, linked)
+    problems += [Problem(*found) for found in check_relations(metas)]
     return problems
 
 

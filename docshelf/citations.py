@@ -10,16 +10,13 @@ the clause table stored in each document's meta at the pinned commit.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import gitrepo
 from .errors import CitationError, SectionNotFoundError
-from .reader import safe_path
+from .reader import metas_at, safe_path
 
 _COMPONENTS = (
     ("прил.", re.compile(r"\b(?:прил\.?|приложени[еяию])\s*(?:N|№)?\s*(\d+(?:\.\d+)?)?", re.I)),
@@ -42,13 +39,6 @@ class Target:
     clause: str  # "" = the whole section
     start: int
     end: int
-
-
-@lru_cache(maxsize=32)
-def metas_at(root: Path, commit: str) -> tuple[dict[str, Any], ...]:
-    """Every document meta of one commit (commits never change, so this is cached)."""
-    files = gitrepo.read_tree(root, commit, "docs", ".meta.json")
-    return tuple(json.loads(files[p]) for p in sorted(files))
 
 
 def _key(text: str) -> str:

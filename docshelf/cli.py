@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import click
 
 from . import check as check_mod
-from . import reader, shelf, verify
+from . import editions, history, reader, shelf, verify
 from .build import DocOptions
 from .errors import DocShelfError
 
@@ -30,6 +31,13 @@ SHELF_OPTION = click.option(
 
 def _shelf(shelf_dir: Path | None) -> Path:
     return shelf_dir or Path(os.environ.get("DOCSHELF_SHELF") or ".")
+
+
+AS_OF_OPTION = click.option("--as-of", default=None, help="Date for edition statuses (YYYY-MM-DD; default: today).")
+
+
+def _date(text: str | None) -> date | None:
+    return editions.parse_date(text) if text else None
 
 
 def _emit(data: dict[str, Any], as_json: bool, text: str) -> None:
@@ -75,6 +83,9 @@ def init(directory: Path, name: str | None) -> None:
 @click.option("--valid-to", default="", help="Date this edition stops being in force.")
 @click.option("--replaced-by", default="", help="Id of the document that replaces this one.")
 @click.option("--amends", default="", help="Id of the document this one amends.")
+@click.option("--amended-by", default="", help="Id(s) of the documents that amend this one (separate with ;).")
+@click.option("--publication", default="", help="Official publication reference (e.g. publication.pravo.gov.ru №).")
+@click.option("--update", is_flag=True, help="The file is a new edition of the document with this --id: replace it.")
 def add(
     sources: tuple[Path, ...],
     shelf_dir: Path | None,
@@ -90,14 +101,23 @@ def add(
     valid_to: str,
     replaced_by: str,
     amends: str,
+    amended_by: str,
+    publication: str,
+    update: bool,
 ) -> None:
-    """Convert SOURCES (PDF, DOCX, HTML, TXT, Markdown) and add them to the shelf in one commit."""
+    """Convert SOURCES (PDF, DOCX, HTML, TXT, Markdown) and add them to the shelf in one commit.
+
+    Edition dates are YYYY-MM-DD (or DD.MM.YYYY); an act that is not on the shelf is named with the
+    prefix ext: («--replaced-by "ext:Приказ ФСТЭК № 117"»).
+    """
+    dates = {k: editions.parse_date(v).isoformat() for k, v in (("adopted", adopted), ("valid_from", valid_from),
+             ("valid_to", valid_to)) if v}  # fmt: skip
     edition = {
-        "adopted": adopted,
-        "valid_from": valid_from,
-        "valid_to": valid_to,
+        **dates,
         "replaced_by": replaced_by,
         "amends": amends,
+        "amended_by": amended_by,
+        "publication": publication,
     }
     opts = DocOptions(
         source="",
@@ -108,7 +128,9 @@ def add(
         split=not no_split,
         edition={k: v for k, v in edition.items() if v},
     )
-    docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit)
+    if update and not doc_id:
+        raise click.UsageError("--update needs --id: the id of the document this file is a new edition of")
+    docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit, update=update)
     for d in docs:
         click.echo(f"{d.id}\t{d.entry_path}\t{len(d.meta['sections'])} section(s)")
 
@@ -142,10 +164,11 @@ def check(shelf_dir: Path | None, as_json: bool) -> None:
 @click.argument("path", default="index.md")
 @SHELF_OPTION
 @click.option("--at", default=None, help="Commit, tag or branch to read (default: HEAD).")
+@AS_OF_OPTION
 @click.option("--json", "as_json", is_flag=True)
-def read_index(path: str, shelf_dir: Path | None, at: str | None, as_json: bool) -> None:
+def read_index(path: str, shelf_dir: Path | None, at: str | None, as_of: str | None, as_json: bool) -> None:
     """Print the root index or a document's subindex."""
-    page = reader.read_index(_shelf(shelf_dir), path, at)
+    page = reader.read_index(_shelf(shelf_dir), path, at, as_of=_date(as_of))
     _emit(page.to_dict(), as_json, page.text)
 
 
@@ -153,14 +176,43 @@ def read_index(path: str, shelf_dir: Path | None, at: str | None, as_json: bool)
 @click.argument("path")
 @SHELF_OPTION
 @click.option("--at", default=None, help="Commit, tag or branch to read (default: HEAD).")
+@AS_OF_OPTION
 @click.option("--start", default=0, type=click.IntRange(min=0), help="Character offset to start from.")
 @click.option("--max-chars", default=reader.DEFAULT_MAX_CHARS, type=click.IntRange(min=1), show_default=True)
 @click.option("--json", "as_json", is_flag=True)
-def fetch(path: str, shelf_dir: Path | None, at: str | None, start: int, max_chars: int, as_json: bool) -> None:
+def fetch(
+    path: str, shelf_dir: Path | None, at: str | None, as_of: str | None, start: int, max_chars: int, as_json: bool
+) -> None:
     """Print one section's original text."""
-    res = reader.fetch(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars)
+    res = reader.fetch(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars, as_of=_date(as_of))
+    if res.warning and not as_json:
+        click.echo(res.warning, err=True)
     tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""
     _emit(res.to_dict(), as_json, res.text + tail)
+
+
+@cli.command("history")
+@click.argument("path")
+@SHELF_OPTION
+@click.option("--limit", default=50, type=click.IntRange(min=1), show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def history_cmd(path: str, shelf_dir: Path | None, limit: int, as_json: bool) -> None:
+    """List the commits that changed PATH (a section, a document folder, or a citation id), newest first."""
+    changes = history.history(_shelf(shelf_dir), path, limit=limit)
+    text = "".join(f"{c.sha[:12]}  {c.date}  {c.author}\n    {c.subject}\n" for c in changes)
+    _emit({"path": path, "changes": [c.to_dict() for c in changes]}, as_json, text or "no changes\n")
+
+
+@cli.command("diff")
+@click.argument("rev_a")
+@click.argument("rev_b")
+@click.argument("path", required=False)
+@SHELF_OPTION
+@click.option("--json", "as_json", is_flag=True)
+def diff_cmd(rev_a: str, rev_b: str, path: str | None, shelf_dir: Path | None, as_json: bool) -> None:
+    """Show what changed between two commits: documents, sections, and the text of each clause."""
+    result = history.diff(_shelf(shelf_dir), rev_a, rev_b, path)
+    _emit(result.to_dict(), as_json, result.format_text())
 
 
 @cli.command("verify-quote")

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from . import gitrepo, reader
-from .citations import metas_at
 from .citations import resolve as resolve_ref
 from .clausediff import ClauseChange, Unit, compare, doc_units
 from .editions import id_key, meta_path
 from .errors import SectionNotFoundError, ShelfError
 from .gitrepo import Change
+from .reader import metas_at
 
 _EDITORIAL = re.compile(r"(?m)^>[^\n]*")  # DocShelf's mark for text that is not the act's own
 

@@ -10,11 +10,14 @@ import json
 import posixpath
 import re
 from dataclasses import asdict, dataclass, field
+from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 from . import gitrepo
+from .editions import fetch_warning, has_edition, meta_status
 from .errors import PathOutsideShelfError, SectionNotFoundError
 
 DEFAULT_MAX_CHARS = 20000  # well under the ~25k-token result caps some MCP clients enforce
@@ -27,6 +30,8 @@ class IndexPage:
     path: str
     text: str
     sha256: str = ""  # of ``text``: a citation of the index can be re-checked later
+    as_of: str = ""  # the date the statuses are for
+    statuses: list[dict[str, str]] = field(default_factory=list)  # documents not (or no longer) in force
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -46,9 +51,29 @@ class FetchResult:
     next_start: int | None
     total_chars: int
     edition: dict[str, str] = field(default_factory=dict)
+    status: dict[str, Any] = field(default_factory=dict)  # the edition's status on `as_of`
+    warning: str | None = None  # set when the text is not in force on `as_of`, naming what replaced it
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@lru_cache(maxsize=32)
+def metas_at(root: Path, commit: str) -> tuple[dict[str, Any], ...]:
+    """Every document meta of one commit (commits never change, so this is cached)."""
+    files = gitrepo.read_tree(root, commit, "docs", ".meta.json")
+    return tuple(json.loads(files[p]) for p in sorted(files))
+
+
+def _statuses(metas: tuple[dict[str, Any], ...], ids: set[str] | None, as_of: date | None) -> list[dict[str, str]]:
+    """Edition statuses a model must see next to the index: every document that is not plainly in force."""
+    out = []
+    for meta in metas:
+        if (ids is None or meta["id"] in ids) and has_edition(meta):
+            st = meta_status(meta, as_of)
+            if not st.in_force or st.valid_to:
+                out.append({"id": meta["id"], "status": st.code, "label": st.label, "entry": meta["entry"]})
+    return out
 
 
 def safe_path(path: str) -> str:
@@ -76,7 +101,7 @@ def _doc_dir_index(path: str) -> str:
     return posixpath.join(path, "subindex.md")
 
 
-def read_index(root: Path, path: str = "index.md", at: str | None = None) -> IndexPage:
+def read_index(root: Path, path: str = "index.md", at: str | None = None, *, as_of: date | None = None) -> IndexPage:
     """The root index, or a document's subindex (its folder or its subindex.md), at ``at``."""
     commit = gitrepo.resolve(root, at)
     rel = _doc_dir_index(safe_path(path))
@@ -87,7 +112,23 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None) -> Ind
             commit=commit,
         )
     text = gitrepo.read(root, rel, commit).decode("utf-8")
-    return IndexPage(commit=commit, path=rel, text=text, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+    metas = metas_at(root, commit)
+    folder = posixpath.dirname(rel)
+    ids = None if rel == "index.md" else {m["id"] for m in metas if _related(folder, m["entry"])}
+    return IndexPage(
+        commit=commit,
+        path=rel,
+        text=text,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        as_of=(as_of or date.today()).isoformat(),
+        statuses=_statuses(metas, ids, as_of),
+    )
+
+
+def _related(folder: str, entry: str) -> bool:
+    """A subindex folder shows a document: its own, one of its chapter pages, or its category page."""
+    home = posixpath.dirname(entry)
+    return folder == home or folder.startswith(home + "/") or entry.startswith(folder + "/")
 
 
 def _meta_for(root: Path, path: str, commit: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -107,7 +148,13 @@ def _meta_for(root: Path, path: str, commit: str) -> tuple[dict[str, Any], dict[
 
 
 def fetch(
-    root: Path, path: str, at: str | None = None, *, start: int = 0, max_chars: int = DEFAULT_MAX_CHARS
+    root: Path,
+    path: str,
+    at: str | None = None,
+    *,
+    start: int = 0,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    as_of: date | None = None,
 ) -> FetchResult:
     """One section (or a whole short document) at ``at``, paged by characters."""
     if start < 0 or max_chars <= 0:
@@ -138,4 +185,6 @@ def fetch(
         next_start=end if end < len(text) else None,
         total_chars=len(text),
         edition=meta.get("edition", {}),
+        status=meta_status(meta, as_of).to_dict() if meta and has_edition(meta) else {},
+        warning=fetch_warning(meta, as_of, metas_at(root, commit)) if meta else None,
     )

@@ -20,6 +20,7 @@ from typing import Any
 from . import gitrepo, toc
 from .build import BuiltDoc, DocOptions, build_document, sha256
 from .config import CONFIG_FILE, ShelfConfig, load
+from .editions import check_relations
 from .errors import ConversionError, DocShelfError, DuplicateIdError, ShelfError
 
 Progress = Callable[[str], None]
@@ -85,40 +86,64 @@ def add(
     *,
     branch: str | None = None,
     commit: bool = True,
+    update: bool = False,
     progress: Progress = _stderr,
 ) -> list[BuiltDoc]:
-    """Convert ``sources`` and add them to the shelf in one commit (see the module docstring)."""
+    """Convert ``sources`` and add them to the shelf in one commit (see the module docstring).
+
+    With ``update``, a source whose id is already on the shelf is a new edition of that document: its
+    sections are replaced in the same commit, and the old text stays readable at the older commits.
+    """
     config = load(root)
     if len(sources) > 1 and (options.id or options.title):
         raise ShelfError("--id and --title name one document: add the files one at a time to use them.")
     existing = {m["id"]: m for m in metas(root)}
     built: list[tuple[BuiltDoc, str, bytes]] = []
+    replaced: list[dict[str, Any]] = []
     for n, (path, data) in enumerate(_read_sources(sources), start=1):
         progress(f"[{n}/{len(sources)}] converting {path.name} ({len(data) / 1024:.0f} KB)…")
         name = _source_name(root, path, data)
-        doc = build_document(data, replace(options, source=name), config)
-        if doc.id in existing or any(b.id == doc.id for b, _, _ in built):
-            raise DuplicateIdError(
-                f"{path.name}: a document with id {doc.id!r} is already on the shelf. Pass a different "
-                "--id, or update the existing document by replacing its file under sources/ and running rebuild."
-            )
-        taken = {m["entry"] for m in existing.values()} | {b.entry_path for b, _, _ in built}
-        if doc.entry_path in taken:
-            raise DuplicateIdError(f"{path.name}: {doc.entry_path} already exists. Pass a different --id.")
+        old = existing.get(options.id) if update and options.id else None
+        opts = replace(options, source=name, category=options.category or (old["category"] if old else ""))
+        doc = build_document(data, opts, config)
+        old = existing.get(doc.id) if update else None
+        _refuse_duplicates(path, doc, existing, built, old)
+        if old is not None:
+            replaced.append(old)
         progress(f"      {doc.id}: {len(doc.meta['sections'])} section(s), {doc.meta['pages']} page(s)")
         for warning in doc.meta["warnings"]:
             progress(f"      warning: {warning}")
         built.append((doc, name, data))
+    others = [m for m in existing.values() if all(m["id"] != r["id"] for r in replaced)]
+    for _path, _kind, message in check_relations([*others, *(d.meta for d, _, _ in built)]):
+        progress(f"      warning: {message}")
     with _guarded(root, commit=commit, branch=branch):
+        for old in replaced:
+            _remove_doc(root, old)
+            (root / old["source"]["file"]).unlink(missing_ok=True)  # kept in Git history
         for doc, name, data in built:
             (root / "sources").mkdir(exist_ok=True)
             (root / "sources" / name).write_bytes(data)
             _write_doc(root, doc)
         _write_index(root, config)
         if commit:
+            verb = "Update" if replaced else "Add"
             ids = ", ".join(d.id for d, _, _ in built)
-            gitrepo.commit(root, f"Add {ids}\n\n" + "\n".join(f"- {d.id}: {d.title}" for d, _, _ in built))
+            gitrepo.commit(root, f"{verb} {ids}\n\n" + "\n".join(f"- {d.id}: {d.title}" for d, _, _ in built))
     return [d for d, _, _ in built]
+
+
+def _refuse_duplicates(
+    path: Path, doc: BuiltDoc, existing: dict[str, dict[str, Any]], built: list[Any], old: dict[str, Any] | None
+) -> None:
+    if (doc.id in existing and old is None) or any(b.id == doc.id for b, _, _ in built):
+        raise DuplicateIdError(
+            f"{path.name}: a document with id {doc.id!r} is already on the shelf. Pass a different --id, "
+            "or add it with --update to make this file the document's new edition."
+        )
+    taken = {m["entry"] for m in existing.values() if m is not old} | {b.entry_path for b, _, _ in built}
+    if doc.entry_path in taken:
+        raise DuplicateIdError(f"{path.name}: {doc.entry_path} already exists. Pass a different --id.")
 
 
 def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) -> bool:

@@ -17,6 +17,8 @@ from typing import Any
 
 from slugify import slugify
 
+from .editions import edition_facts
+
 MAX_ENTRIES = 60
 
 
@@ -31,13 +33,9 @@ def _pages(pages: list[int]) -> str:
 
 
 def _edition_note(meta: dict[str, Any]) -> str:
-    ed = meta.get("edition") or {}
-    parts = []
-    if ed.get("valid_to"):
-        parts.append(f"valid to {ed['valid_to']}")
-    if ed.get("replaced_by"):
-        parts.append(f"replaced by {ed['replaced_by']}")
-    return "; ".join(parts)
+    # Only what is stored (dates, replacements): a status depends on the day it is read, and index
+    # files must stay byte-stable in Git; read_index adds the status for the reader's date.
+    return edition_facts(meta)
 
 
 def _tidy(lines: list[str]) -> Iterable[str]:

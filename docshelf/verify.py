@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from . import gitrepo
-from .citations import Target, metas_at, resolve
+from .citations import Target, resolve
 from .errors import CitationError, SectionNotFoundError
 from .normalize import normalize, normalize_text, words
+from .reader import metas_at
 
 MIN_WORDS = 6
 MAX_QUOTE_CHARS = 200_000  # longer than any clause DocShelf writes; refused before any work

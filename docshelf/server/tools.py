@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol, TypeVar
 
@@ -55,6 +56,10 @@ At = Annotated[
         "Pass the `commit` of an earlier result to keep a multi-step answer on one version.",
         max_length=256,
     ),
+]
+AsOf = Annotated[
+    date | None,
+    Field(description="The date edition statuses are computed for (YYYY-MM-DD); default today."),
 ]
 ContentMode = Literal["text", "summary"]
 M = TypeVar("M", bound=BaseModel)
@@ -118,10 +123,15 @@ class IndexOut(BaseModel):
     path: str = Field(description="The index file that was read (index.md or docs/…/subindex.md).")
     text: str = Field(description="The index as Markdown: one line per document or section, with paths.")
     sha256: str = Field(description="sha256 of the index text at this commit.")
+    as_of: str = Field(description="The date the edition statuses are for.")
+    statuses: list[dict[str, str]] = Field(
+        description="Documents listed here that are not (or not only) in force on as_of: id, status, label."
+    )
 
 
 def _render_index(out: IndexOut) -> str:
-    return f"[{out.path} @ {out.commit}]\n\n{out.text}"
+    notes = "".join(f"\n[{s['id']}: {s['label']} ({out.as_of})]" for s in out.statuses)
+    return f"[{out.path} @ {out.commit}]{notes}\n\n{out.text}"
 
 
 def read_index(shelf: ShelfAccess) -> ToolFn:
@@ -136,6 +146,7 @@ def read_index(shelf: ShelfAccess) -> ToolFn:
             ),
         ] = "index.md",
         at: At = None,
+        as_of: AsOf = None,
     ) -> Annotated[CallToolResult, IndexOut]:
         """Read a table of contents of the document shelf.
 
@@ -144,7 +155,9 @@ def read_index(shelf: ShelfAccess) -> ToolFn:
         the document's sections with their clause numbers (статья, пункт, раздел, section) and sizes.
         Returns the Markdown text and the commit it was read from. Section text is read with fetch.
         """
-        return shelf.run(IndexOut, lambda sha: reader.read_index(shelf.root, path, at=sha), at, _render_index)
+        return shelf.run(
+            IndexOut, lambda sha: reader.read_index(shelf.root, path, at=sha, as_of=as_of), at, _render_index
+        )
 
     return read_index
 
@@ -164,7 +177,9 @@ class FetchOut(BaseModel):
     start: int = Field(description="Character offset of `text` in the section.")
     next_start: int | None = Field(description="Pass as `start` to read the rest; null when this is the end.")
     total_chars: int = Field(description="Length of the whole section in characters.")
-    edition: dict[str, str] = Field(description="Edition status: adopted, valid_from, valid_to, replaced_by, amends.")
+    edition: dict[str, str] = Field(description="Edition fields: adopted, valid_from, valid_to, replaced_by, amends.")
+    status: dict[str, Any] = Field(description="The edition's status on as_of (code, label, in_force, dates).")
+    warning: str | None = Field(description="Set when the text is not in force on as_of; names what replaced it.")
 
 
 def _render_fetch(out: FetchOut) -> str:
@@ -172,7 +187,8 @@ def _render_fetch(out: FetchOut) -> str:
     head = f"[{out.path} @ {out.commit}] {out.title} ({out.doc_id or 'no id'}; {clauses}; pages {out.pages or '?'})"
     span = f"chars {out.start}–{out.start + len(out.text)} of {out.total_chars}"
     tail = f"\n\n[cut: call fetch with start={out.next_start} to continue]" if out.next_start is not None else ""
-    return f"{head}\n[{span}; sha256 {out.sha256}]\n\n{out.text}{tail}"
+    warning = f"\n[{out.warning}]" if out.warning else ""
+    return f"{head}\n[{span}; sha256 {out.sha256}]{warning}\n\n{out.text}{tail}"
 
 
 def fetch(shelf: ShelfAccess) -> ToolFn:
@@ -191,6 +207,7 @@ def fetch(shelf: ShelfAccess) -> ToolFn:
             int, Field(description="Most characters to return in this call.", ge=1, le=MAX_PAGE_CHARS)
         ] = DEFAULT_PAGE_CHARS,
         at: At = None,
+        as_of: AsOf = None,
     ) -> Annotated[CallToolResult, FetchOut]:
         """Read the original text of one section of the shelf, verbatim.
 
@@ -201,14 +218,12 @@ def fetch(shelf: ShelfAccess) -> ToolFn:
         """
         return shelf.run(
             FetchOut,
-            lambda sha: reader.fetch(shelf.root, path, at=sha, start=start, max_chars=max_chars),
+            lambda sha: reader.fetch(shelf.root, path, at=sha, start=start, max_chars=max_chars, as_of=as_of),
             at,
             _render_fetch,
         )
 
     return fetch
-
-
 
 
 # ---- verify_quote -----------------------------------------------------------------------------
