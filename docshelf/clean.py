@@ -33,6 +33,8 @@ _EDITORIAL = re.compile(
 )
 # Case-sensitive on purpose: «ГАРАНТ» the publisher, not «гарантии» in the law's own text.
 _PUBLISHER = re.compile(r"КонсультантПлюс|consultant\.ru|Документ предоставлен|Дата сохранения:|\bГАРАНТ\b|garant\.ru")
+_NOTE_HEAD = re.compile(r"КонсультантПлюс:\s*примечание|Примечание\s+ГАРАНТ")
+_FUTURE_EDITION = re.compile(r"См\.\s*будущую редакцию|См\.\s*текст в предыдущей редакции|См\.\s*предыдущую редакцию")
 _SPACE_RUN = re.compile(r"[ \t\u00a0]{2,}")
 _CLI_OUTPUT = re.compile(r"^(?:\$ |>>> |# |C:\\|Traceback \(most recent call last\)|[\w.-]+@[\w.-]+:[~/])")
 _HEADING_START = re.compile(r"^(?:Статья|Глава|Раздел|Приложение|С т а т ь я)\s", re.IGNORECASE)
@@ -131,14 +133,22 @@ def drop_empty(blocks: Blocks) -> Blocks:
 
 
 def mark_editorial(blocks: Blocks) -> Blocks:
-    """Mark publishers' notes and amendment history: kept in place, but not the act's own text."""
-    out = []
+    """Mark publishers' notes and amendment history: kept in place, but not the act's own text.
+
+    The paragraph after «КонсультантПлюс: примечание.» is that note's body, and notes on future
+    editions («С 01.09.2025 … См. будущую редакцию») are the publisher's, not the act's.
+    """
+    out: list[Block] = []
     for b in blocks:
         text = b.text.strip()
+        after_note = bool(out) and out[-1].editorial and _NOTE_HEAD.search(out[-1].text) is not None
         editorial = b.kind == "para" and (
-            (bool(_EDITORIAL.match(text)) and text.endswith(")")) or (bool(_PUBLISHER.search(text)) and len(text) < 400)
+            (bool(_EDITORIAL.match(text)) and text.endswith(")"))
+            or (bool(_PUBLISHER.search(text)) and len(text) < 400)
+            or bool(_FUTURE_EDITION.search(text))
+            or (after_note and len(text) < 1500)
         )
-        out.append(Block(**{**b.__dict__, "editorial": True}) if editorial and not b.editorial else b)
+        out.append(replace(b, editorial=True) if editorial and not b.editorial else b)
     return tuple(out)
 
 

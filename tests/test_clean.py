@@ -187,3 +187,13 @@ def test_wrapped_headings_merged() -> None:
         'информационно-телекоммуникационной сети "Интернет"',
         "Текст статьи.",
     ]
+
+
+def test_consultant_notes_and_future_edition_lines_are_editorial() -> None:
+    blocks = (
+        Block("КонсультантПлюс: примечание."),
+        Block("Положения ст. 6 (в ред. ФЗ от 30.12.2020 N 519-ФЗ) применяются с 01.03.2021."),
+        Block("С 01.09.2025 в п. 9.1 ч. 1 ст. 6 вносятся изменения (ФЗ от 08.08.2024 N 233-ФЗ). См. будущую редакцию."),
+        Block("1. Обработка персональных данных должна осуществляться на законной основе."),
+    )
+    assert [b.editorial for b in clean.mark_editorial(blocks)] == [True, True, True, False]
