@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import re
 import sys
 import tempfile
 import time
@@ -54,10 +55,43 @@ def layout(path: Path, max_pages: int) -> int:
     return len(pages)
 
 
+_ARTICLE = re.compile(r"^\s*Статья\s+(\d+(?:\.\d+)*(?:-\d+)?)(?:\.|\s*$)", re.M)
+LAWS = ("ФЗ152.pdf", "ФЗ187.pdf", "ФP149.pdf", "58-ФЗ.pdf", "79-ФЗ.pdf")
+
+
+def article_recall(path: Path, engine: str) -> tuple[int, int, float]:
+    """(articles in the source, articles found as headings, CPU seconds) for one engine."""
+    from docshelf.clean import clean
+    from docshelf.convert import convert
+    from docshelf.structure import find_headings
+
+    with pymupdf.open(path) as doc:
+        raw = "\n".join(page.get_text() for page in doc).replace("\u00a0", " ")
+    want = {n.replace(".", "") for n in _ARTICLE.findall(raw)}  # plain text flattens «20¹» to «201»
+    start = time.process_time()
+    with contextlib.redirect_stdout(io.StringIO()):
+        blocks = clean(convert(path.read_bytes(), name=path.name, pdf_engine=engine).blocks)
+    spent = time.process_time() - start
+    got = {h.number.replace(".", "") for h in find_headings(blocks) if h.kind == "statya"}
+    return len(want), len(want & got), spent
+
+
+def quality(corpus: Path) -> None:
+    print(
+        f"\n{'law':14} {'articles':>8} {'docshelf found':>15} {'layout found':>13} {'docshelf s':>11} {'layout s':>9}"
+    )
+    for name in LAWS:
+        path = next(corpus.rglob(name))
+        n, own, t_own = article_recall(path, "docshelf")
+        _n, lay, t_lay = article_recall(path, "layout")
+        print(f"{name:14} {n:8d} {own:15d} {lay:13d} {t_own:11.1f} {t_lay:9.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--layout-max-pages", type=int, default=20, help="pages per PDF given to the slow layout engine")
     ap.add_argument("--skip-corpus", action="store_true")
+    ap.add_argument("--quality", action="store_true", help="also compare article-heading recall with the layout engine")
     args = ap.parse_args()
     pdfs: list[Path] = []
     corpus = REPO.parent / "shared" / "corpus"
@@ -70,7 +104,8 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="docshelf-bench-"))
     pdfs.append(pdfgen.make_long_regulation_pdf(tmp / "generated-100-pages.pdf", pages=100))
     print(
-        f"{'document':44} {'pages':>5} {'raw p/s':>9} {'docshelf p/s':>13} {'layout p/s':>11} {'ds/raw':>7} {'ds/layout':>9}"
+        f"{'document':44} {'pages':>5} {'raw p/s':>9} {'docshelf p/s':>13} {'layout p/s':>11} "
+        f"{'ds/raw':>7} {'ds/layout':>9}"
     )
     totals = {"pages": 0, "raw": 0.0, "ds": 0.0, "lay_pages": 0, "lay": 0.0, "ds_lay": 0.0}
     for path in pdfs:
@@ -100,6 +135,9 @@ def main() -> None:
         f"layout {totals['lay_pages'] / totals['lay']:.2f} p/s on {totals['lay_pages']} pages, "
         f"docshelf is {totals['lay'] / totals['ds_lay']:.1f}x faster than layout"
     )
+
+    if args.quality and corpus.is_dir():
+        quality(corpus)
 
 
 if __name__ == "__main__":
