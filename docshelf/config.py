@@ -14,7 +14,7 @@ CONFIG_FILE = ".docshelf.json"
 
 @dataclass(frozen=True)
 class SplitOptions:
-    max_section_chars: int = 8000  # a leaf larger than this is cut again (≈2,500 tokens of Russian)
+    max_section_chars: int = 5000  # a leaf larger than this is cut again (≈1,500 tokens of Russian)
     min_split_chars: int = 6000  # a document shorter than this stays one file
 
 

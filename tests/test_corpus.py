@@ -93,7 +93,7 @@ def test_every_article_is_a_clause_exactly_once(metas: dict[str, dict[str, Any]]
 
 def test_article_headings_verbatim(corpus_shelf: Path, metas: dict[str, dict[str, Any]]) -> None:
     meta = _meta(metas, "ФЗ152.pdf")
-    titles = {s["title"] for s in meta["sections"]}
+    titles = {s["title"].split(" (ч.")[0] for s in meta["sections"]}  # pieces of a long article
     assert "Статья 19. Меры по обеспечению безопасности персональных данных при их обработке" in {
         t.split(" (ч.")[0] for t in titles
     }
