@@ -7,7 +7,6 @@ Errors: every ``DocShelfError`` becomes ``Error: …`` on stderr and exit 1, in 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from datetime import date
 from pathlib import Path
@@ -18,20 +17,9 @@ import click
 from . import check as check_mod
 from . import editions, history, reader, shelf, verify
 from .build import DocOptions
+from .cliopts import SHELF_OPTION
+from .cliopts import shelf_root as _shelf
 from .errors import DocShelfError
-
-SHELF_OPTION = click.option(
-    "--shelf",
-    "shelf_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="The shelf directory (default: $DOCSHELF_SHELF or the current directory).",
-)
-
-
-def _shelf(shelf_dir: Path | None) -> Path:
-    return shelf_dir or Path(os.environ.get("DOCSHELF_SHELF") or ".")
-
 
 AS_OF_OPTION = click.option("--as-of", default=None, help="Date for edition statuses (YYYY-MM-DD; default: today).")
 
@@ -244,22 +232,9 @@ def verify_quote_cmd(
     if quote is None or not ref:
         raise click.UsageError("give QUOTE and --ref, or --batch FILE")
     check = verify.verify_quote(root, quote, ref, at=at)
-    _emit(check.to_dict(), as_json, _describe(check))
+    _emit(check.to_dict(), as_json, verify.describe(check.to_dict()))
     if strict and check.verdict != "ok":
         raise DocShelfError(f"quote not verified: {check.verdict}")
-
-
-def _describe(check: verify.QuoteCheck) -> str:
-    text = f"{check.verdict}: {check.message}\n"
-    if check.match:
-        text += f"{check.doc_id} {check.clause} ({check.path}):\n  {check.match}\n"
-    if check.partial and check.full_sentence:
-        text += f"note: the quote is part of: {check.full_sentence}\n"
-    if check.closest:
-        diff = "; ".join(f"quote «{d['quote']}» / source «{d['source']}»" for d in check.closest["diff"])
-        text += f"closest ({check.closest['clause'] or check.closest['path']}): {check.closest['text']}\n"
-        text += f"  differs: {diff}\n"
-    return text
 
 
 @cli.command()

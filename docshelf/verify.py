@@ -249,6 +249,21 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None) -> 
                    "the word differences.", closest=closest)  # fmt: skip
 
 
+def describe(check: dict[str, Any]) -> str:
+    """A verdict as plain text for a person or a model (the CLI and the MCP tool both print this)."""
+    lines = [f"{check['verdict']}: {check['message']}"]
+    if check.get("match"):
+        lines.append(f"{check['doc_id']} {check['clause']} ({check['path']}): {check['match']}")
+    if check.get("partial") and check.get("full_sentence"):
+        lines.append(f"The quote is part of: {check['full_sentence']}")
+    if closest := check.get("closest"):
+        lines.append(f"Closest passage ({closest['clause'] or closest['path']}): {closest['text']}")
+        lines.append(
+            "Differs: " + "; ".join(f"quote «{d['quote']}» vs source «{d['source']}»" for d in closest["diff"])
+        )
+    return "\n".join(lines) + "\n"
+
+
 @dataclass(frozen=True)
 class BatchCheck:
     """All quotes of one answer, checked at one commit: the answer passes only if every quote is ``ok``."""

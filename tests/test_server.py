@@ -251,7 +251,7 @@ async def test_verify_quote_tool_single_and_batch(demo: Path, mode: str) -> None
     async with Client(server_for(demo), mode=mode) as client:
         ok = await client.call_tool("verify_quote", {"quote": QUOTE, "ref": "999-ФЗ ст. 3 ч. 2"})
         assert not ok.is_error and ok.structured_content["verdict"] == "ok"
-        assert ok.structured_content["clause"] == "ст. 3 ч. 2" and "[ok @ " in ok.content[0].text
+        assert ok.structured_content["clause"] == "ст. 3 ч. 2" and "ok: The quote is verbatim" in ok.content[0].text
         bad = await client.call_tool(
             "verify_quote", {"quote": QUOTE.replace("обязан", "вправе"), "ref": "999-ФЗ ст. 3"}
         )

@@ -11,29 +11,16 @@ second, which every other ``docshelf`` command (and ``--help``) should not pay.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
 
+from ..cliopts import SHELF_OPTION
+from ..cliopts import shelf_root as _shelf
 from ..errors import ServeError
 from .follow import DEFAULT_INTERVAL_S
 
 AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"
-# The same --shelf option and DOCSHELF_SHELF fallback as docshelf.cli (a test keeps them equal). Not
-# imported from there: cli imports this module to register the commands, and the cycle would break
-# whichever of the two is imported first.
-SHELF_OPTION = click.option(
-    "--shelf",
-    "shelf_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="The shelf directory (default: $DOCSHELF_SHELF or the current directory).",
-)
-
-
-def _shelf(shelf_dir: Path | None) -> Path:
-    return shelf_dir or Path(os.environ.get("DOCSHELF_SHELF") or ".")
 
 
 TOKENS_OPTION = click.option(

@@ -276,15 +276,7 @@ def _render_verdict(out: VerifyOut) -> str:
     if out.results is not None:
         lines = [f"{q.verdict:12} {q.ref}: {q.message}" for q in out.results]
         return f"[{'PASS' if out.passed else 'FAIL'} @ {out.commit}] {out.message}\n" + "\n".join(lines)
-    text = f"[{out.verdict} @ {out.commit}] {out.message}"
-    if out.match:
-        text += f"\n{out.doc_id} {out.clause}: {out.match}"
-    if out.partial and out.full_sentence:
-        text += f"\nThe quote is part of: {out.full_sentence}"
-    if out.closest:
-        diff = "; ".join(f"quote «{d['quote']}» vs source «{d['source']}»" for d in out.closest["diff"])
-        text += f"\nClosest passage ({out.closest['clause']}): {out.closest['text']}\nDiffers: {diff}"
-    return text
+    return f"[@ {out.commit}] " + verify.describe(out.model_dump())
 
 
 def verify_quote(shelf: ShelfAccess) -> ToolFn:
