@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from . import check as check_mod
-from . import editions, history, reader, shelf, verify
+from . import editions, evaluate, history, reader, search, shelf, verify
 from .build import DocOptions
 from .cliopts import SHELF_OPTION
 from .cliopts import shelf_root as _shelf
@@ -177,6 +177,34 @@ def fetch(
         click.echo(res.warning, err=True)
     tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""
     _emit(res.to_dict(), as_json, res.text + tail)
+
+
+@cli.command("search")
+@click.argument("query")
+@SHELF_OPTION
+@click.option("--limit", default=5, type=click.IntRange(min=1, max=100), show_default=True)
+@click.option("--doc", default=None, help="Only this document (its citation id, e.g. 152-ФЗ).")
+@click.option("--category", default=None, help="Only documents under this category folder.")
+@click.option("--at", default=None, help="Commit, tag or branch to search (default: HEAD).")
+@click.option("--json", "as_json", is_flag=True)
+def search_cmd(
+    query: str, shelf_dir: Path | None, limit: int, doc: str | None, category: str | None, at: str | None, as_json: bool
+) -> None:
+    """Find the sections that answer QUERY (Russian morphology, synonyms, identifiers such as УПД.1)."""
+    result = search.search(_shelf(shelf_dir), query, limit=limit, at=at, doc=doc, category=category)
+    _emit(result.to_dict(), as_json, search.describe(result))
+
+
+@cli.command("eval")
+@click.argument("queries", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@SHELF_OPTION
+@click.option("--k", "k", default=5, type=click.IntRange(min=1), show_default=True)
+@click.option("--at", default=None, help="Commit, tag or branch to evaluate (default: HEAD).")
+@click.option("--json", "as_json", is_flag=True)
+def eval_cmd(queries: Path, shelf_dir: Path | None, k: int, at: str | None, as_json: bool) -> None:
+    """Score search on labelled QUERIES (JSON lines: query, gold, kind): hit@k, MRR, nDCG, empty rate."""
+    report = evaluate.evaluate(_shelf(shelf_dir), evaluate.load_queries(queries), k=k, at=at)
+    _emit(report.to_dict(), as_json, report.format_table())
 
 
 @cli.command("history")

@@ -234,6 +234,9 @@ def test_cli_and_mcp_give_the_same_answers(demo: Path, section: str) -> None:
     paged = cli("fetch", section, "--start", "100", "--max-chars", "300")
     assert paged == anyio.run(mcp, "fetch", {"path": section, "start": 100, "max_chars": 300})
     assert paged["next_start"] == 400
+    assert cli("search", "обезличивание тестовых данных") == anyio.run(
+        mcp, "search", {"query": "обезличивание тестовых данных"}
+    )
     for quote, ref in [(QUOTE, "999-ФЗ ст. 3 ч. 2"), (QUOTE.replace("обязан", "вправе"), "999-ФЗ ст. 3 ч. 2")]:
         via_cli = cli("verify-quote", quote, "--ref", ref)
         via_mcp = anyio.run(mcp, "verify_quote", {"quote": quote, "ref": ref})

@@ -23,7 +23,7 @@ from docshelf import gitrepo, shelf
 from docshelf.build import DocOptions
 
 # The server's whole tool surface: all read-only. Add search / verify_quote here when they are registered.
-TOOL_NAMES = {"read_index", "fetch", "verify_quote"}
+TOOL_NAMES = {"read_index", "fetch", "search", "verify_quote"}
 
 SCHEMA_KEYS = {
     "ts",

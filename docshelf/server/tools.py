@@ -40,6 +40,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from .. import reader, verify
+from .. import search as search_lib
 from ..errors import DocShelfError
 from . import audit
 from .pin import Pin
@@ -319,5 +320,63 @@ def verify_quote(shelf: ShelfAccess) -> ToolFn:
     return verify_quote
 
 
+# ---- search -----------------------------------------------------------------------------------
+
+
+class HitOut(BaseModel):
+    path: str = Field(description="Section file to fetch.")
+    title: str = Field(description="Section title.")
+    doc_id: str = Field(description="Citation id of the document.")
+    clause: str = Field(description="The section's clause id.")
+    snippet: str = Field(description="Original text around the best match.")
+    score: float = Field(description="Relevance; higher is better, comparable within one result only.")
+    pages: list[int] = Field(description="Source pages of the section.")
+    edition: dict[str, str] = Field(description="Edition fields of the document.")
+    snippet_clause: str = Field(description="The innermost clause holding the snippet, to cite.")
+
+
+class SearchOut(BaseModel):
+    commit: str = COMMIT
+    query: str = Field(description="The query as searched.")
+    mode: str = Field(description="exact | prefix | substring | none: how the hits matched.")
+    hits: list[HitOut] = Field(description="Best sections first.")
+    low_confidence: bool = Field(description="True when nothing matches well: the shelf may not answer this.")
+    keys: list[str] = Field(description="The analysed query terms.")
+    note: str = Field(description="What was tried and what is missing when the answer is weak.")
+
+
+def _render_search(out: SearchOut) -> str:
+    data = out.model_dump()
+    result = search_lib.SearchResult(**{**data, "hits": [search_lib.Hit(**h) for h in data["hits"]]})
+    return f"[@ {out.commit}] " + search_lib.describe(result)
+
+
+def search(shelf: ShelfAccess) -> ToolFn:
+    def search(
+        query: Annotated[
+            str, Field(description="Words, a question or identifiers (УПД.1, ст. 10.2-1).", max_length=2000)
+        ],
+        limit: Annotated[int, Field(description="How many sections to return.", ge=1, le=50)] = 5,
+        doc: Annotated[str | None, Field(description="Only this document id, e.g. 152-ФЗ.", max_length=256)] = None,
+        category: Annotated[str | None, Field(description="Only this category folder.", max_length=256)] = None,
+        at: At = None,
+    ) -> Annotated[CallToolResult, SearchOut]:
+        """Find the sections of the shelf that best answer a question.
+
+        Understands Russian word forms, common colloquial wording (e.g. «за рубеж» for
+        трансграничная передача) and identifiers (152-ФЗ, ст. 18.1, УПД.1, 4.2.1). Returns ranked
+        sections with path, title, clause and a snippet of the original text; `low_confidence` means
+        nothing matched well, so the shelf may not contain the answer. Fetch a hit before quoting it.
+        """
+        return shelf.run(
+            SearchOut,
+            lambda sha: search_lib.search(shelf.root, query, limit=limit, at=sha, doc=doc, category=category),
+            at,
+            _render_search,
+        )
+
+    return search
+
+
 # The tools the server offers, in this order.
-TOOLS: tuple[Callable[[ShelfAccess], ToolFn], ...] = (read_index, fetch, verify_quote)
+TOOLS: tuple[Callable[[ShelfAccess], ToolFn], ...] = (read_index, fetch, search, verify_quote)
