@@ -82,11 +82,8 @@ def test_bad_edition_date_is_a_clear_error(tmp_path: Path, regulation_pdf: Path)
     run("init", str(root))
     res = run("add", str(regulation_pdf), "--shelf", str(root), "--valid-from", "31.02.2024")
     assert (
-        (res.returncode == 1
-        and res.stderr.startswith("Error: ")
-        and "valid" in res.stderr.lower())
-        or "date" in res.stderr
-    )
+        res.returncode == 1 and res.stderr.startswith("Error: ") and "valid" in res.stderr.lower()
+    ) or "date" in res.stderr
 
 
 def test_replaced_by_an_external_act(tmp_path: Path, regulation_pdf: Path) -> None:
