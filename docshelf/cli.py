@@ -185,13 +185,30 @@ def fetch(
 @click.option("--limit", default=5, type=click.IntRange(min=1, max=100), show_default=True)
 @click.option("--doc", default=None, help="Only this document (its citation id, e.g. 152-ФЗ).")
 @click.option("--category", default=None, help="Only documents under this category folder.")
+@click.option(
+    "--status",
+    type=click.Choice(["in_force", "not_yet_in_force", "repealed", "replaced", "unknown"]),
+    default=None,
+    help="Only documents with this edition status on --as-of (texts in force always come first).",
+)
+@AS_OF_OPTION
 @click.option("--at", default=None, help="Commit, tag or branch to search (default: HEAD).")
 @click.option("--json", "as_json", is_flag=True)
 def search_cmd(
-    query: str, shelf_dir: Path | None, limit: int, doc: str | None, category: str | None, at: str | None, as_json: bool
+    query: str,
+    shelf_dir: Path | None,
+    limit: int,
+    doc: str | None,
+    category: str | None,
+    status: str | None,
+    as_of: str | None,
+    at: str | None,
+    as_json: bool,
 ) -> None:
     """Find the sections that answer QUERY (Russian morphology, synonyms, identifiers such as УПД.1)."""
-    result = search.search(_shelf(shelf_dir), query, limit=limit, at=at, doc=doc, category=category)
+    result = search.search(
+        _shelf(shelf_dir), query, limit=limit, at=at, doc=doc, category=category, status=status, as_of=_date(as_of)
+    )
     _emit(result.to_dict(), as_json, search.describe(result))
 
 

@@ -22,7 +22,7 @@ reach ``MATCH``. Ranking, in order of the fallbacks:
 
 ``low_confidence``: the best hit covers less than 60 % of the query's IDF weight, an identifier
 of the query occurs nowhere on the shelf, or a fallback answered; a caller may then say "not
-found in the shelf". Filters by edition status are to join :func:`_scope`.
+found in the shelf". Edition status (for an ``as_of`` date) filters hits and puts texts in force first.
 """
 
 from __future__ import annotations
@@ -36,12 +36,14 @@ import shutil
 import sqlite3
 import tempfile
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from . import gitrepo, synonyms
 from .analyzer import ANALYZER_VERSION, STOPWORDS, WORD, index_text, query_tokens, snippet_span
+from .editions import has_edition, meta_status
 from .errors import SearchError
 from .normalize import normalize_text
 from .synonyms import Concept, adjacent_in, found_in, fts_expr
@@ -79,6 +81,7 @@ class Hit:
     pages: list[int]
     edition: dict[str, str]
     snippet_clause: str = ""  # the innermost clause holding the snippet («ст. 12 ч. 4 п. 1»), to cite
+    status: str = ""  # the document's edition status on the search's as_of date («in_force», «replaced» …)
 
 
 @dataclass(frozen=True)
@@ -221,8 +224,7 @@ def _insert(db: sqlite3.Connection, rowid: int, r: SectionRow) -> None:
 
 def _scope(db: sqlite3.Connection, doc: str | None, category: str | None) -> Scope:
     """The rows the filters allow; a filter matching nothing is an error, not an empty result."""
-    # Extension point: a filter on edition status (in force / repealed) adds its condition here,
-    # on section.edition (the document's edition record).
+    # Edition status depends on the date asked about, so it is filtered after ranking (see search).
     where, params = [], []
     if doc is not None:
         where.append("doc_key = ?")
@@ -334,6 +336,8 @@ def search(
     at: str | None = None,
     doc: str | None = None,
     category: str | None = None,
+    status: str | None = None,
+    as_of: date | None = None,
 ) -> SearchResult:
     """Find the sections of the shelf at ``at`` (default HEAD) that best answer ``query``.
 
@@ -344,6 +348,8 @@ def search(
         at: a commit, tag or branch; the index of that commit is used (built once, then cached).
         doc: only sections of this document id (e.g. ``152-ФЗ``).
         category: only documents under this category folder (e.g. ``laws`` or ``laws/pd``).
+        status: only documents with this edition status on ``as_of`` (``in_force``, ``replaced`` …).
+        as_of: the date for edition statuses (default today). Texts in force come first.
 
     Returns:
         The ranked hits, the match mode that found them and a ``low_confidence`` flag.
@@ -373,7 +379,15 @@ def search(
             mode, ranked = "substring", _substring(db, text, scope)
         if not ranked:
             mode = "none"
-        hits = [_hit(db, rowid, score, concepts, mode, text) for score, _, rowid in ranked[:limit]]
+        statuses = _statuses(db, [rowid for _, _, rowid in ranked], as_of)
+        if status is not None:
+            ranked = [r for r in ranked if statuses[r[2]] == status]
+        # Stable: within each group the relevance order stays; texts not in force go last.
+        ranked.sort(key=lambda r: statuses[r[2]] not in ("", "in_force"))
+        hits = [
+            replace(_hit(db, rowid, score, concepts, mode, text), status=statuses[rowid])
+            for score, _, rowid in ranked[:limit]
+        ]
     weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
     if absent:
@@ -391,6 +405,16 @@ _NOTES = {
     "none": "Nothing on the shelf matched (keys: {keys}) exactly, as a prefix or as a substring. The shelf may "
     "not cover this: rephrase, or read the index.",
 }
+
+
+def _statuses(db: sqlite3.Connection, rowids: list[int], as_of: date | None) -> dict[int, str]:
+    """Edition status code per section on ``as_of``; "" for documents with no edition record."""
+    out: dict[int, str] = {}
+    for rowid in rowids:
+        (edition,) = db.execute("SELECT edition FROM section WHERE id = ?", [rowid]).fetchone()
+        record = json.loads(edition)
+        out[rowid] = meta_status({"edition": record}, as_of).code if has_edition({"edition": record}) else ""
+    return out
 
 
 def _hit(db: sqlite3.Connection, rowid: int, score: float, concepts: list[Concept], mode: str, query: str) -> Hit:

@@ -130,6 +130,11 @@ def test_water_codes_repealed_and_current(tmp_path: Path) -> None:
     in_1999 = json.loads(run("fetch", section, "--shelf", str(root), "--as-of", "1999-06-01", "--json").stdout)
     assert in_1999["status"]["code"] == "in_force"
     assert run("check", "--shelf", str(root)).returncode == 0
+    hits = json.loads(run("search", "водные объекты собственность", "--shelf", str(root), "--json").stdout)["hits"]
+    statuses = [h["status"] for h in hits]
+    assert statuses == sorted(statuses, key=lambda s: s not in ("", "in_force"))  # in force first
+    only_old = run("search", "водные объекты", "--status", "replaced", "--shelf", str(root), "--json")
+    assert {h["doc_id"] for h in json.loads(only_old.stdout)["hits"]} == {"ВК РФ 1995"}
 
 
 @pytest.mark.parametrize("flag", ["--valid-from", "--valid-to", "--adopted"])

@@ -333,6 +333,7 @@ class HitOut(BaseModel):
     pages: list[int] = Field(description="Source pages of the section.")
     edition: dict[str, str] = Field(description="Edition fields of the document.")
     snippet_clause: str = Field(description="The innermost clause holding the snippet, to cite.")
+    status: str = Field(description="Edition status of the document on as_of; '' when it has no edition data.")
 
 
 class SearchOut(BaseModel):
@@ -359,7 +360,12 @@ def search(shelf: ShelfAccess) -> ToolFn:
         limit: Annotated[int, Field(description="How many sections to return.", ge=1, le=50)] = 5,
         doc: Annotated[str | None, Field(description="Only this document id, e.g. 152-ФЗ.", max_length=256)] = None,
         category: Annotated[str | None, Field(description="Only this category folder.", max_length=256)] = None,
+        status: Annotated[
+            Literal["in_force", "not_yet_in_force", "repealed", "replaced", "unknown"] | None,
+            Field(description="Only documents with this edition status on as_of."),
+        ] = None,
         at: At = None,
+        as_of: AsOf = None,
     ) -> Annotated[CallToolResult, SearchOut]:
         """Find the sections of the shelf that best answer a question.
 
@@ -370,7 +376,9 @@ def search(shelf: ShelfAccess) -> ToolFn:
         """
         return shelf.run(
             SearchOut,
-            lambda sha: search_lib.search(shelf.root, query, limit=limit, at=sha, doc=doc, category=category),
+            lambda sha: search_lib.search(
+                shelf.root, query, limit=limit, at=sha, doc=doc, category=category, status=status, as_of=as_of
+            ),
             at,
             _render_search,
         )
