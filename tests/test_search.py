@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
 
 from docshelf import gitrepo, reader, search, shelf
 from docshelf.build import DocOptions
@@ -282,22 +281,11 @@ def test_broken_synonyms_file_is_a_clear_error(fresh: Path) -> None:
 
 # --- the real corpus (skips cleanly without ../shared/corpus) -----------------------------------
 
-IDS = {
-    "rfc4271.txt": "RFC 4271 (txt)",
-    "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
-    "Указ250.pdf": "Указ № 250",
-}
-
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared/corpus is absent")
-    root = shelf.init(tmp_path_factory.mktemp("corpus-search") / "shelf", name="Corpus")
-    for path in sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md"):
-        opts = DocOptions(source="", category=path.parent.parent.name, id=IDS.get(path.name, ""))
-        shelf.add(root, [path], opts, progress=lambda _m: None)
-    return root
+def corpus(corpus_shelf: Path) -> Path:
+    """The session's corpus shelf (conftest): the corpus is converted once per test run."""
+    return corpus_shelf
 
 
 @pytest.mark.parametrize(
