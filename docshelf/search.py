@@ -16,7 +16,8 @@ reach ``MATCH``. Ranking, in order of the fallbacks:
    body 1)`` plus top 50 of their AND. Score = bm25/best + 0.6·coverage + 0.3·coverage in the
    head + 0.2·adjacent query words + 1.0·share of identifiers found in head or clause ids (half
    for one found only in the text): «УПД.1», «ст. 10.2-1», «152-ФЗ ст. 19» come first.
-   Coverages weigh concepts by IDF, so a rare word counts more than «данные».
+   Coverages weigh concepts by IDF, so a rare word counts more than «данные». A later part of a
+   split article loses 0.1, so that parts matching alike give the article's opening first.
 2. ``prefix``: the same with ``"key"*`` when nothing matched exactly.
 3. ``substring``: ``LIKE`` over the normalized text; 4. ``none``: nothing, said so in ``note``.
 
@@ -49,11 +50,11 @@ from .normalize import normalize_text
 from .synonyms import Concept, adjacent_in, found_in, fts_expr
 
 INDEX_DIR = ".docshelf"
-SCHEMA_VERSION = f"{ANALYZER_VERSION}.3"
+SCHEMA_VERSION = f"{ANALYZER_VERSION}.5"
 KEEP_INDEXES = 4  # index files of older commits beyond this many are deleted
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 OR_CANDIDATES, AND_CANDIDATES = 100, 50
-W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT = 0.6, 0.3, 0.2, 1.0
+W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT, W_PART = 0.6, 0.3, 0.2, 1.0, 0.1
 LOW_COVERAGE = 0.6  # chosen on bench/search_queries.jsonl: flags 6/9 unanswerable, 5/62 answerable
 SNIPPET_CHARS = 300
 MAX_QUERY_CHARS = 2000  # longer input is cut: concepts are capped anyway
@@ -61,7 +62,7 @@ _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE section(id INTEGER PRIMARY KEY, path TEXT, title TEXT, clause TEXT, doc_id TEXT, doc_key TEXT,
     category TEXT, pages TEXT, edition TEXT, clauses TEXT, text TEXT, norm TEXT);
-CREATE TABLE keys(id INTEGER PRIMARY KEY, head TEXT, clauses TEXT, ctx TEXT, body TEXT);
+CREATE TABLE keys(id INTEGER PRIMARY KEY, head TEXT, clauses TEXT, ctx TEXT, body TEXT, continued INTEGER);
 CREATE VIRTUAL TABLE fts USING fts5(head, clauses, ctx, body, content='keys', content_rowid='id',
     tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
 CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
@@ -113,6 +114,7 @@ class SectionRow:
     category: str
     edition: dict[str, str]
     text: str
+    continued: bool = False  # a later part of the clause the section before it began («ст. 22», ч. 4–6)
 
 
 def read_sections(root: Path, commit: str) -> list[SectionRow]:
@@ -122,14 +124,15 @@ def read_sections(root: Path, commit: str) -> list[SectionRow]:
     for meta_path in sorted(p for p in blobs if p.endswith(".meta.json")):
         meta = json.loads(blobs[meta_path])
         doc = (meta.get("id", ""), meta.get("title", ""), meta.get("category", ""), dict(meta.get("edition", {})))
+        before = ""
         for s in meta.get("sections", []):
             data = blobs.get(s["path"])
             if data is None:
                 continue  # a meta naming a missing file: `docshelf check` reports it
             head = (s["path"], s.get("title", ""), s.get("clause", ""), list(s.get("groups", [])))
-            rows.append(
-                SectionRow(*head, list(s.get("pages", [])), list(s.get("clauses", [])), *doc, data.decode("utf-8"))
-            )
+            pages, clauses, text = list(s.get("pages", [])), list(s.get("clauses", [])), data.decode("utf-8")
+            rows.append(SectionRow(*head, pages, clauses, *doc, text, continued=bool(head[2]) and head[2] == before))
+            before = head[2]
     return rows
 
 
@@ -198,6 +201,8 @@ def build_index(root: Path, commit: str, target: Path) -> None:
                 _insert(db, rowid, r)
             meta = {"version": SCHEMA_VERSION, "commit": commit, "synonyms": json.dumps(shelf_synonyms)}
             db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+            # Per-query document lookups (edition statuses, filters) read this small index, not the texts.
+            db.execute("CREATE INDEX section_doc ON section(doc_key, edition, category)")
             db.execute("INSERT INTO fts(fts) VALUES ('optimize')")
             db.commit()
         os.replace(tmp, target)
@@ -215,7 +220,7 @@ def _insert(db: sqlite3.Connection, rowid: int, r: SectionRow) -> None:
     clauses = " ".join(dict.fromkeys(index_text("\n".join(str(c[0]) for c in r.clauses)).split()))
     ctx = index_text("\n".join([*r.groups, r.doc_title]))
     keys = (rowid, head, clauses, ctx, index_text(r.text))
-    db.execute("INSERT INTO keys VALUES (?, ?, ?, ?, ?)", keys)
+    db.execute("INSERT INTO keys VALUES (?, ?, ?, ?, ?, ?)", (*keys, r.continued))
     db.execute("INSERT INTO fts(rowid, head, clauses, ctx, body) VALUES (?, ?, ?, ?, ?)", keys)
 
 
@@ -254,10 +259,11 @@ def _bm25(db: sqlite3.Connection, expr: str, scope: Scope, limit: int) -> dict[i
     return dict(db.execute(sql + " ORDER BY r LIMIT ?", [expr, *scope[1], limit]).fetchall())
 
 
-def _keys(db: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str, str]]:
-    """Per row, space-padded key strings: the head, head + clause ids, and every column."""
-    sql = f"SELECT id, head, clauses, ctx, body FROM keys WHERE id IN ({','.join(map(str, rowids))})"
-    return {r: (f" {h} ", f" {h} | {c} ", f" {h} | {c} | {x} | {b} ") for r, h, c, x, b in db.execute(sql)}
+def _keys(db: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str, str, bool]]:
+    """Per row, space-padded key strings (the head, head + clause ids, every column) and ``continued``."""
+    sql = f"SELECT id, head, clauses, ctx, body, continued FROM keys WHERE id IN ({','.join(map(str, rowids))})"
+    rows = db.execute(sql)
+    return {r: (f" {h} ", f" {h} | {c} ", f" {h} | {c} | {x} | {b} ", bool(n)) for r, h, c, x, b, n in rows}
 
 
 def _df(db: sqlite3.Connection, c: Concept) -> int:
@@ -279,7 +285,7 @@ def _rerank(db: sqlite3.Connection, concepts: list[Concept], cands: dict[int, fl
     pairs = [(a, b) for a, b in itertools.pairwise(concepts) if b.first > a.last]
     best = min(cands.values()) or -1.0
     out = []
-    for rowid, (head, named, every) in _keys(db, list(cands)).items():
+    for rowid, (head, named, every, continued) in _keys(db, list(cands)).items():
         has = [found_in(c, every, prefix) for c in concepts]
         coverage = _share(weights, has)
         in_head = _share(weights, [found_in(c, head, prefix) for c in concepts])
@@ -288,6 +294,8 @@ def _rerank(db: sqlite3.Connection, concepts: list[Concept], cands: dict[int, fl
         idents = [1.0 if found_in(c, named, prefix) else 0.5 * h for c, h in zip(concepts, has, strict=True) if c.ident]
         ident = sum(idents) / len(idents) if idents else 0.0
         score = cands[rowid] / best + W_COVERAGE * coverage + W_HEAD * in_head + W_ADJACENT * adjacent + W_IDENT * ident
+        if continued:
+            score -= W_PART  # between parts of one article that match alike, its opening (the main rule) first
         out.append((score, coverage, rowid))
     return sorted(out, key=lambda t: (-t[0], t[2]))
 
@@ -371,6 +379,9 @@ def search(
         shelf_synonyms = db.execute("SELECT value FROM meta WHERE key = 'synonyms'").fetchone()[0]
         concepts = synonyms.parse(json.loads(shelf_synonyms)).concepts(toks)
         scope = _scope(db, doc, category)
+        statuses = _doc_statuses(db, as_of)
+        if status is not None:
+            scope = _with_status(scope, statuses, status)
         absent = [c for c in concepts if _df(db, c) == 0]
         mode, ranked = "exact", _ranked(db, concepts, scope, prefix=False)
         if not ranked:
@@ -379,17 +390,17 @@ def search(
             mode, ranked = "substring", _substring(db, text, scope)
         if not ranked:
             mode = "none"
-        statuses = _statuses(db, [rowid for _, _, rowid in ranked], as_of)
-        if status is not None:
-            ranked = [r for r in ranked if statuses[r[2]] == status]
-        # Stable: within each group the relevance order stays; texts not in force go last.
-        ranked.sort(key=lambda r: statuses[r[2]] not in ("", "in_force"))
+        docs = dict(db.execute(f"SELECT id, doc_key FROM section WHERE id IN ({','.join(str(r[2]) for r in ranked)})"))
+        # Stable: relevance order stays within each group; texts not in force go last.
+        shown = sorted(ranked, key=lambda r: statuses[docs[r[2]]] not in ("", "in_force"))[:limit]
         hits = [
-            replace(_hit(db, rowid, score, concepts, mode, text), status=statuses[rowid])
-            for score, _, rowid in ranked[:limit]
+            replace(_hit(db, rowid, score, concepts, mode, text), status=statuses[docs[rowid]])
+            for score, _, rowid in shown
         ]
     weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
+    if status is not None and status not in statuses.values():
+        note += f" No document has edition status {status!r} on {as_of or date.today()} at this commit."
     if absent:
         note += f" No section has these words: {', '.join(c.label for c in absent)}."
     if weak:
@@ -407,14 +418,22 @@ _NOTES = {
 }
 
 
-def _statuses(db: sqlite3.Connection, rowids: list[int], as_of: date | None) -> dict[int, str]:
-    """Edition status code per section on ``as_of``; "" for documents with no edition record."""
-    out: dict[int, str] = {}
-    for rowid in rowids:
-        (edition,) = db.execute("SELECT edition FROM section WHERE id = ?", [rowid]).fetchone()
-        record = json.loads(edition)
-        out[rowid] = meta_status({"edition": record}, as_of).code if has_edition({"edition": record}) else ""
+def _doc_statuses(db: sqlite3.Connection, as_of: date | None) -> dict[str, str]:
+    """Edition status code per document (its doc key) on ``as_of``; "" for one with no edition record."""
+    out = {}
+    for key, edition in db.execute("SELECT DISTINCT doc_key, edition FROM section"):
+        meta = {"edition": json.loads(edition)}
+        out[key] = meta_status(meta, as_of).code if has_edition(meta) else ""
     return out
+
+
+def _with_status(scope: Scope, statuses: dict[str, str], status: str) -> Scope:
+    """``scope`` narrowed to documents with ``status``, before ranking: rare statuses are not crowded out."""
+    keys = sorted(k for k, s in statuses.items() if s == status)
+    where = f"doc_key IN ({','.join('?' * len(keys))})"
+    if scope[0]:
+        return f"{scope[0]} AND {where}", [*scope[1], *keys]
+    return f"SELECT id FROM section WHERE {where}", keys
 
 
 def _hit(db: sqlite3.Connection, rowid: int, score: float, concepts: list[Concept], mode: str, query: str) -> Hit:

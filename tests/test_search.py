@@ -206,6 +206,9 @@ def test_filters(small: Path) -> None:
         search.search(small, "статья", category="law")  # a prefix of a folder name is not that folder
     with pytest.raises(SearchError):
         search.search(small, "статья", limit=0)
+    # No document here has edition data, so none is «repealed»: an empty answer that says why.
+    none = search.search(small, "оператор", status="repealed")
+    assert (none.hits, none.low_confidence) == ([], True) and "repealed" in none.note
 
 
 # --- the index: per commit, from Git, cached ----------------------------------------------------
