@@ -8,13 +8,11 @@ inserted «ст. 3.1» is one added clause, not a renumbering of every later sec
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .clauses import blank_editorial
 from .normalize import normalize_text
-
-_EDITORIAL = re.compile(r"(?m)^>[^\n]*")  # DocShelf's mark for text that is not the act's own
 
 
 @dataclass(frozen=True)
@@ -65,7 +63,7 @@ def doc_units(meta: dict[str, Any], texts: dict[str, str]) -> dict[str, Unit]:
     """Clause id -> its text; a clause split over several section files (a long article) is joined."""
     units: dict[str, Unit] = {}
     for s in meta["sections"]:
-        text = _EDITORIAL.sub(lambda m: " " * len(m.group(0)), texts.get(s["path"], ""))  # offsets kept
+        text = blank_editorial(texts.get(s["path"], ""))
         spans = [(str(c[0]), int(c[1]), int(c[2])) for c in s.get("clauses", [])]
         if not any(a == 0 and b >= len(text.rstrip()) for _c, a, b in spans):
             spans.insert(0, (s["clause"] or f"«{s['title']}»", 0, len(text)))  # text outside any clause

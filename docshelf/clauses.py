@@ -24,6 +24,17 @@ _APPROVED = re.compile(r"^(?:УТВЕРЖДЕН[АЫО]?|Утвержден[аы
 _APPROVED_NAME = re.compile(r"^([А-ЯЁ][А-ЯЁ]+)\b")
 
 
+_EDITORIAL_LINE = re.compile(r"(?m)^>[^\n]*")  # DocShelf's mark for text that is not the act's own
+
+
+def blank_editorial(text: str) -> str:
+    """The text with editorial lines (``>``: notes, amendment history, breadcrumbs) turned into spaces.
+
+    Offsets stay aligned, so clause spans and matches still index the stored text.
+    """
+    return _EDITORIAL_LINE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 @dataclass(frozen=True)
 class Clause:
     id: str

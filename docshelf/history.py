@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,9 +25,6 @@ from .editions import id_key, meta_path
 from .errors import SectionNotFoundError, ShelfError
 from .gitrepo import Change
 from .reader import metas_at
-
-_EDITORIAL = re.compile(r"(?m)^>[^\n]*")  # DocShelf's mark for text that is not the act's own
-
 
 # --- history ------------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from . import gitrepo
 from .citations import Target, resolve
+from .clauses import blank_editorial
 from .errors import CitationError, SectionNotFoundError
 from .normalize import normalize, normalize_text, words
 from .reader import metas_at
@@ -29,7 +30,6 @@ from .reader import metas_at
 MIN_WORDS = 6
 MAX_QUOTE_CHARS = 200_000  # longer than any clause DocShelf writes; refused before any work
 _ELLIPSIS = re.compile(r"\[\s*(?:…|\.\.\.)\s*\]|\(\s*(?:…|\.\.\.)\s*\)|…|\.{3,}")
-_EDITORIAL_LINE = re.compile(r"(?m)^>[^\n]*")
 _CONDITION = re.compile(r"^[,;]?\s*(?:если|за исключением|кроме|при условии|в случае|в том числе|unless|except|if)\b")
 _NEGATION = re.compile(r"(?:^|\s)(?:не|ни|нет|not|no)\s*$")
 
@@ -67,7 +67,7 @@ class _Law:
 @lru_cache(maxsize=512)
 def _law(root: Path, commit: str, path: str) -> _Law:
     text = gitrepo.read(root, path, commit).decode("utf-8")
-    blanked = _EDITORIAL_LINE.sub(lambda m: " " * len(m.group(0)), text)  # keep offsets aligned
+    blanked = blank_editorial(text)
     return _Law(text, normalize(blanked))
 
 
@@ -147,7 +147,7 @@ def _shelf_text(root: Path, commit: str) -> tuple[tuple[str, str], ...]:
     for meta in metas_at(root, commit):
         for s in meta["sections"]:
             text = files[s["path"]].decode("utf-8")
-            out.append((s["path"], normalize_text(_EDITORIAL_LINE.sub(" ", text))))
+            out.append((s["path"], normalize_text(blank_editorial(text))))
     return tuple(out)
 
 
