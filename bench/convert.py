@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
-from docshelf.build import DocOptions, build_document  # noqa: E402
-from docshelf.config import ShelfConfig  # noqa: E402
+from docshelf.build.options import ShelfConfig  # noqa: E402
+from docshelf.build.pipeline import DocOptions, build_document  # noqa: E402
 
 
 def cpu(fn: Callable[[], object]) -> float:
@@ -61,9 +61,9 @@ LAWS = ("ФЗ152.pdf", "ФЗ187.pdf", "ФP149.pdf", "58-ФЗ.pdf", "79-ФЗ.pdf"
 
 def article_recall(path: Path, engine: str) -> tuple[int, int, float]:
     """(articles in the source, articles found as headings, CPU seconds) for one engine."""
-    from docshelf.clean import clean
+    from docshelf.build.clean import clean
+    from docshelf.build.structure import find_headings
     from docshelf.convert import convert
-    from docshelf.structure import find_headings
 
     with pymupdf.open(path) as doc:
         raw = "\n".join(page.get_text() for page in doc).replace("\u00a0", " ")

@@ -35,9 +35,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from docshelf import gitrepo, search, shelf, synonyms  # noqa: E402
-from docshelf.build import DocOptions  # noqa: E402
-from docshelf.evaluate import Engine, Ranking, evaluate, load_queries  # noqa: E402
+from docshelf.build.pipeline import DocOptions  # noqa: E402
+from docshelf.shelf import gitrepo  # noqa: E402
+from docshelf.shelf import store as shelf  # noqa: E402
+from docshelf.text import search, synonyms  # noqa: E402
+from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 QUERIES = REPO / "bench" / "search_queries.jsonl"

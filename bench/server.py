@@ -41,7 +41,6 @@ sys.path.insert(0, str(REPO))
 
 from test_server_support import free_port, git, http_server, write_launcher  # noqa: E402
 
-from docshelf import gitrepo  # noqa: E402
 from docshelf.demo.walk import build_demo_shelf  # noqa: E402
 from docshelf.server.app import create_server  # noqa: E402
 from docshelf.server.audit import AuditLog  # noqa: E402
@@ -49,6 +48,7 @@ from docshelf.server.auth import TokenFileVerifier, add_token  # noqa: E402
 from docshelf.server.httpapp import create_http_app, run_http  # noqa: E402
 from docshelf.server.pin import Pin  # noqa: E402
 from docshelf.server.tools import READ_ONLY  # noqa: E402
+from docshelf.shelf import gitrepo  # noqa: E402
 
 TOOLS = ("ping", "read_index", "fetch")
 Call = tuple[str, dict[str, Any]]

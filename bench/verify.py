@@ -25,10 +25,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
-from docshelf import gitrepo, reader, shelf  # noqa: E402
-from docshelf.build import DocOptions  # noqa: E402
-from docshelf.citations import metas_at  # noqa: E402
-from docshelf.verify import verify_quote, verify_quotes  # noqa: E402
+from docshelf.build.pipeline import DocOptions  # noqa: E402
+from docshelf.shelf import gitrepo, reader  # noqa: E402
+from docshelf.shelf import store as shelf  # noqa: E402
+from docshelf.text.citations import metas_at  # noqa: E402
+from docshelf.text.verify import verify_quote, verify_quotes  # noqa: E402
 
 
 def build(root: Path) -> Path:

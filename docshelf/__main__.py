@@ -1,3 +1,3 @@
-from .cli import main
+from docshelf.cli import main
 
 main()

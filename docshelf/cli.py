@@ -14,12 +14,15 @@ from typing import Any
 
 import click
 
-from . import check as check_mod
-from . import editions, evaluate, history, reader, search, shelf, verify
-from .build import DocOptions
-from .cliopts import SHELF_OPTION
-from .cliopts import shelf_root as _shelf
-from .errors import DocShelfError
+from docshelf.build.pipeline import DocOptions
+from docshelf.cliopts import SHELF_OPTION
+from docshelf.cliopts import shelf_root as _shelf
+from docshelf.errors import DocShelfError
+from docshelf.law import editions
+from docshelf.shelf import check as check_mod
+from docshelf.shelf import reader
+from docshelf.shelf import store as shelf
+from docshelf.text import evaluate, history, search, verify
 
 AS_OF_OPTION = click.option("--as-of", default=None, help="Date for edition statuses (YYYY-MM-DD; default: today).")
 
@@ -292,12 +295,12 @@ def verify_quote_cmd(
 )
 def demo(directory: Path | None) -> None:
     """Build a shelf from the built-in sample documents and walk it as a model would."""
-    from .demo.walk import run_demo
+    from docshelf.demo.walk import run_demo
 
     run_demo(directory)
 
 
-from .server.commands import audit, serve, token  # noqa: E402  (the group above must exist first)
+from docshelf.server.commands import audit, serve, token  # noqa: E402  (the group above must exist first)
 
 cli.add_command(serve)
 cli.add_command(token)

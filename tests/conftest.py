@@ -8,8 +8,8 @@ from pathlib import Path
 import pdfgen
 import pytest
 
-from docshelf import shelf
-from docshelf.build import DocOptions
+from docshelf.build.pipeline import DocOptions
+from docshelf.shelf import store as shelf
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"

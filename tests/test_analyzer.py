@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from docshelf.analyzer import index_text, keys, query_tokens, snippet, token_spans, tokens
 from docshelf.errors import SearchError
-from docshelf.normalize import normalize_text, words
-from docshelf.synonyms import parse
+from docshelf.text.analyzer import index_text, keys, query_tokens, snippet, token_spans, tokens
+from docshelf.text.normalize import normalize_text, words
+from docshelf.text.synonyms import parse
 
 NBSP = "\u00a0"
 SHY = "\u00ad"

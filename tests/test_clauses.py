@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import gitrepo, shelf
-from docshelf.build import DocOptions
-from docshelf.citations import canonical_clause, resolve
-from docshelf.clauses import section_clauses
+from docshelf.build.pipeline import DocOptions
 from docshelf.errors import CitationError, PathOutsideShelfError
+from docshelf.law.clauses import section_clauses
+from docshelf.shelf import gitrepo
+from docshelf.shelf import store as shelf
+from docshelf.text.citations import canonical_clause, resolve
 
 ARTICLE = """# Статья 12. Трансграничная передача персональных данных
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docshelf import clean
+from docshelf.build import clean
 from docshelf.model import Block
 
 

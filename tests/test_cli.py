@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import reader
+from docshelf.shelf import reader
 
 
 def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

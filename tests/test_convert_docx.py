@@ -182,9 +182,9 @@ def test_empty_body_is_refused() -> None:
 @pytest.fixture(scope="module")
 def law152() -> Converted:
     folder = CORPUS / "vladimir-chernikin__normative-docs-qa"
-    files = sorted(folder.glob("*.docx")) if folder.exists() else []
+    files = sorted(folder.glob("*152-ФЗ*.docx")) if folder.exists() else []
     if not files:
-        pytest.skip(f"corpus folder {folder} has no .docx")
+        pytest.skip(f"corpus folder {folder} has no 152-ФЗ .docx")
     return convert_docx(files[0].read_bytes(), name=files[0].name)
 
 

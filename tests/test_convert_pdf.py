@@ -7,12 +7,12 @@ from pathlib import Path
 import pdfgen
 import pytest
 
-from docshelf.clean import clean
+from docshelf.build.clean import clean
+from docshelf.build.structure import find_headings
 from docshelf.convert import convert, detect_format, ocr
 from docshelf.convert.pdf import convert_pdf, garbled_share
 from docshelf.errors import ConversionError, NoTextLayerError, UnsupportedSourceError
 from docshelf.model import Block
-from docshelf.structure import find_headings
 
 
 @pytest.fixture(scope="module")

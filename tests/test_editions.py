@@ -9,11 +9,9 @@ from typing import Any
 import pytest
 from conftest import corpus_file
 
-from docshelf import shelf
-from docshelf.build import DocOptions
-from docshelf.check import Problem
-from docshelf.citations import metas_at
-from docshelf.editions import (
+from docshelf.build.pipeline import DocOptions
+from docshelf.errors import DocShelfError, EditionError, ShelfError
+from docshelf.law.editions import (
     check_relations,
     edition_facts,
     edition_status,
@@ -23,8 +21,10 @@ from docshelf.editions import (
     replacement_chain,
     status_note,
 )
-from docshelf.errors import DocShelfError, EditionError, ShelfError
-from docshelf.gitrepo import resolve
+from docshelf.shelf import store as shelf
+from docshelf.shelf.check import Problem
+from docshelf.shelf.gitrepo import resolve
+from docshelf.text.citations import metas_at
 
 ORDER_117 = "Приказ ФСТЭК № 117"
 # Приказ ФСТЭК № 17 as it stands: repealed by № 117 (published 17.06.2025, in force from 01.03.2026).

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import corpus_file
 
-from docshelf import check, reader, shelf
-from docshelf.build import DocOptions
+from docshelf.build.pipeline import DocOptions
+from docshelf.shelf import check, reader
+from docshelf.shelf import store as shelf
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import gitrepo, shelf
-from docshelf.build import DocOptions
+from docshelf.build.pipeline import DocOptions
 from docshelf.errors import SearchError
-from docshelf.evaluate import Engine, Ranking, evaluate, load_queries
+from docshelf.shelf import gitrepo
+from docshelf.shelf import store as shelf
+from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries
 
 LAW = """# Закон
 

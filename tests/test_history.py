@@ -19,12 +19,13 @@ from typing import Any
 import pytest
 from conftest import corpus_file
 
-from docshelf import gitrepo, reader, shelf
-from docshelf.build import DocOptions
-from docshelf.citations import metas_at
-from docshelf.clausediff import word_diff
+from docshelf.build.pipeline import DocOptions
 from docshelf.errors import PathOutsideShelfError, SectionNotFoundError, ShelfError, UnknownCommitError
-from docshelf.history import audit_texts, diff, history, text_at
+from docshelf.shelf import gitrepo, reader
+from docshelf.shelf import store as shelf
+from docshelf.text.citations import metas_at
+from docshelf.text.clausediff import word_diff
+from docshelf.text.history import audit_texts, diff, history, text_at
 
 DOCX_152 = "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx"
 TEMPLATE = Path(__file__).resolve().parents[1] / "shelf-template"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docshelf.normalize import Normalized, normalize, normalize_text, words
+from docshelf.text.normalize import Normalized, normalize, normalize_text, words
 
 NBSP = "\u00a0"
 SHY = "\u00ad"

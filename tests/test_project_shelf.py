@@ -8,7 +8,8 @@ from pathlib import Path
 
 from conftest import REPO
 
-from docshelf import check, config, shelf
+from docshelf.shelf import check, config
+from docshelf.shelf import store as shelf
 
 
 def test_root_config_shows_every_key() -> None:

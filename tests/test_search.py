@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from docshelf import gitrepo, reader, search, shelf
-from docshelf.build import DocOptions
+from docshelf.build.pipeline import DocOptions
 from docshelf.errors import SearchError, UnknownCommitError
-from docshelf.evaluate import evaluate, load_queries
+from docshelf.shelf import gitrepo, reader
+from docshelf.shelf import store as shelf
+from docshelf.text import search
+from docshelf.text.evaluate import evaluate, load_queries
 
 REPO = Path(__file__).resolve().parents[1]
 PD_LAW = """# О персональных данных

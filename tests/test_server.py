@@ -26,12 +26,12 @@ from test_server_support import (
     read_lines,
 )
 
-from docshelf import gitrepo, reader
 from docshelf.demo.walk import build_demo_shelf
 from docshelf.server.app import build_instructions, create_server
 from docshelf.server.audit import AuditLog, clip, parse_since, read_audit
 from docshelf.server.commands import audit as audit_command
 from docshelf.server.pin import Pin
+from docshelf.shelf import gitrepo, reader
 
 MODES = ["auto", "legacy"]
 LAW = "docs/laws/999-fz"

@@ -11,11 +11,11 @@ import pytest
 from mcp import Client
 from test_server_support import doc_path, git, make_small_shelf, make_version
 
-from docshelf import gitrepo
 from docshelf.errors import ShelfError, UnknownCommitError
 from docshelf.server.app import create_server
 from docshelf.server.follow import Follower
 from docshelf.server.pin import Pin
+from docshelf.shelf import gitrepo
 
 
 @pytest.fixture

@@ -23,7 +23,6 @@ from test_server_support import (
     write_launcher,
 )
 
-from docshelf import gitrepo
 from docshelf.errors import ServeError
 from docshelf.server.app import create_server
 from docshelf.server.audit import AuditLog
@@ -31,6 +30,7 @@ from docshelf.server.auth import TokenFileVerifier, add_token, load_tokens, revo
 from docshelf.server.commands import serve, token
 from docshelf.server.httpapp import allowed_hosts_for, create_http_app, is_loopback
 from docshelf.server.pin import Pin
+from docshelf.shelf import gitrepo
 
 BASE = "http://127.0.0.1:8765"
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from test_server_support import TOOL_NAMES, free_port, http_server, make_small_shelf, read_lines, write_launcher
 
-from docshelf import gitrepo
 from docshelf.server.auth import add_token
+from docshelf.shelf import gitrepo
 
 VERSION = "2.12.0"
 PACKAGE = f"@modelcontextprotocol/inspector@{VERSION}"

@@ -18,9 +18,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from test_server_support import TOOL_NAMES, doc_path, git, make_small_shelf
 
-from docshelf import gitrepo
 from docshelf.server.app import create_server
 from docshelf.server.pin import Pin
+from docshelf.shelf import gitrepo
 
 OUTSIDE = "TOPSECRET-OUTSIDE-7f3a"
 WORKTREE = "WORKTREE-ONLY-91c2"

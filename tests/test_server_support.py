@@ -19,8 +19,9 @@ from typing import Any
 
 import httpx2
 
-from docshelf import gitrepo, shelf
-from docshelf.build import DocOptions
+from docshelf.build.pipeline import DocOptions
+from docshelf.shelf import gitrepo
+from docshelf.shelf import store as shelf
 
 # The server's whole tool surface: all read-only. Add search / verify_quote here when they are registered.
 TOOL_NAMES = {"read_index", "fetch", "search", "verify_quote"}

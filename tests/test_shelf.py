@@ -9,9 +9,10 @@ from pathlib import Path
 import pdfgen
 import pytest
 
-from docshelf import check, gitrepo, reader, shelf
-from docshelf.build import DocOptions
+from docshelf.build.pipeline import DocOptions
 from docshelf.errors import ConversionError, DuplicateIdError, ShelfError
+from docshelf.shelf import check, gitrepo, reader
+from docshelf.shelf import store as shelf
 
 
 def _git(root: Path, *args: str) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from docshelf.build.split import split_document
+from docshelf.build.structure import clause_id, find_headings, guess_title
 from docshelf.model import Block
-from docshelf.split import split_document
-from docshelf.structure import clause_id, find_headings, guess_title
 
 
 def _law() -> tuple[Block, ...]:

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pdfgen
 
-from docshelf import check, shelf, toc
-from docshelf.build import DocOptions
+from docshelf.build import toc
+from docshelf.build.pipeline import DocOptions
+from docshelf.shelf import check
+from docshelf.shelf import store as shelf
 
 
 def _meta(n_sections: int, groups: int, doc_id: str = "1-ФЗ", category: str = "laws") -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.verify import verify_quote, verify_quotes
+from docshelf.text.verify import verify_quote, verify_quotes
 
 LAW = "999-ФЗ"
 S3_ITEM5 = "ограниченность срока хранения тестовых данных сроком проведения испытаний"
@@ -257,8 +257,8 @@ def test_corpus_altered_or_misattributed_quotes(corpus_shelf: Path, quote: str, 
 
 def test_corpus_new_part_of_a_newer_edition(corpus_shelf: Path) -> None:
     """Ст. 19 ч. 2 п. 3.1 exists only in the 2024 edition: cited against the 2023 one it is found elsewhere."""
-    from docshelf import gitrepo
-    from docshelf.citations import resolve
+    from docshelf.shelf import gitrepo
+    from docshelf.text.citations import resolve
 
     commit = gitrepo.resolve(corpus_shelf)
     target = resolve(corpus_shelf, "152-ФЗ (ред. 08.08.2024) ст. 19 ч. 2 п. 3.1", commit)[0]

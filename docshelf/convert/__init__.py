@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import UnsupportedSourceError
-from ..model import Converted
+from docshelf.errors import UnsupportedSourceError
+from docshelf.model import Converted
 
 Converter = Callable[[bytes], Converted]
 
@@ -57,24 +57,24 @@ def convert(data: bytes, *, name: str, quality: str = "fast", pdf_engine: str = 
     fmt = detect_format(name, data)
     if fmt == "pdf":
         if quality == "high":
-            from .marker import convert_marker
+            from docshelf.convert.marker import convert_marker
 
             return convert_marker(data, name=name)
         if pdf_engine == "layout":
-            from .pdf_layout import convert_pdf_layout
+            from docshelf.convert.pdf_layout import convert_pdf_layout
 
             return convert_pdf_layout(data, name=name)
-        from .pdf import convert_pdf
+        from docshelf.convert.pdf import convert_pdf
 
         return convert_pdf(data, name=name)
     if fmt == "docx":
-        from .docx import convert_docx
+        from docshelf.convert.docx import convert_docx
 
         return convert_docx(data, name=name)
     if fmt == "html":
-        from .html import convert_html
+        from docshelf.convert.html import convert_html
 
         return convert_html(data, name=name)
-    from .text import convert_markdown, convert_text
+    from docshelf.convert.text import convert_markdown, convert_text
 
     return convert_markdown(data, name=name) if fmt == "markdown" else convert_text(data, name=name)

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ..errors import ConversionError, UnsupportedSourceError
-from ..model import Block, Converted
-from .tables import markdown_table
-from .text import clean_inline, superscript
+from docshelf.convert.tables import markdown_table
+from docshelf.convert.text import clean_inline, superscript
+from docshelf.errors import ConversionError, UnsupportedSourceError
+from docshelf.model import Block, Converted
 
 if TYPE_CHECKING:
     from docx.document import Document

@@ -32,10 +32,10 @@ from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWar
 from bs4 import __version__ as bs4_version
 from bs4.element import NavigableString, PreformattedString, Tag
 
-from ..errors import ConversionError
-from ..model import Block, Converted
-from .tables import markdown_table
-from .text import clean_inline, decode_bytes, detect_layout, fence, superscript, text_blocks
+from docshelf.convert.tables import markdown_table
+from docshelf.convert.text import clean_inline, decode_bytes, detect_layout, fence, superscript, text_blocks
+from docshelf.errors import ConversionError
+from docshelf.model import Block, Converted
 
 CONVERTER_VERSION = "1"
 

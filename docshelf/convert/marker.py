@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import MissingDependencyError
-from ..model import Block, Converted
+from docshelf.errors import MissingDependencyError
+from docshelf.model import Block, Converted
 
 _LAYOUT_MODEL = "models--datalab-to--surya_layout2"
 
@@ -50,7 +50,7 @@ def convert_marker(data: bytes, *, name: str) -> Converted:
         tmp.write(data)
         tmp.flush()
         rendered = PdfConverter(artifact_dict=create_model_dict())(tmp.name)
-    from .pdf_layout import _page_blocks
+    from docshelf.convert.pdf_layout import _page_blocks
 
     blocks: list[Block] = _page_blocks(str(rendered.markdown), 0)
     return Converted(

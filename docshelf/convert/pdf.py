@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ConversionError, NoTextLayerError
-from ..model import Block, Converted
-from ..normalize import COMPOUND_HEADS
-from . import ocr, tables
+from docshelf.convert import ocr, tables
+from docshelf.errors import ConversionError, NoTextLayerError
+from docshelf.law.lexicon import COMPOUND_HEADS
+from docshelf.model import Block, Converted
 
 _BOLD_FLAG = 16
 _SUPERSCRIPT_FLAG = 1

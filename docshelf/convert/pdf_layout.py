@@ -13,8 +13,8 @@ import io
 import re
 import sys
 
-from ..model import Block, Converted
-from .pdf import _open, pymupdf_version
+from docshelf.convert.pdf import _open, pymupdf_version
+from docshelf.model import Block, Converted
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _BOLD_ONLY = re.compile(r"^\*\*(.+)\*\*$")

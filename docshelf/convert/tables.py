@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Block
-from .grid import find_grids
+from docshelf.convert.grid import find_grids
+from docshelf.model import Block
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ..errors import ConversionError
-from ..model import Block, Converted
+from docshelf.errors import ConversionError
+from docshelf.model import Block, Converted
 
 CONVERTER_VERSION = "1"
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import click
 
-from .. import gitrepo, shelf
-from ..build import DocOptions
+from docshelf.build.pipeline import DocOptions
+from docshelf.shelf import gitrepo
+from docshelf.shelf import store as shelf
 
 SAMPLES = (
     ("zakon-o-testovyh-dannyh.pdf", "laws", "999-ФЗ"),
@@ -54,8 +55,8 @@ Step = tuple[str, dict[str, Any], dict[str, Any]]  # tool, arguments, structured
 async def _walk(root: Path) -> list[Step]:
     from mcp import Client
 
-    from ..server.app import create_server
-    from ..server.pin import Pin
+    from docshelf.server.app import create_server
+    from docshelf.server.pin import Pin
 
     trace: list[Step] = []
     async with Client(create_server(root, pin=Pin.at(root), audit=None)) as client:

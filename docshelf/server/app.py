@@ -19,12 +19,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from pydantic import AnyHttpUrl
 
-from ..errors import DocShelfError, PathOutsideShelfError, SectionNotFoundError, UnknownCommitError
-from . import audit as audit_mod
-from .auth import SCOPE
-from .pin import Pin
-from .shelfgit import read_file
-from .tools import READ_ONLY, TOOLS, ContentMode, ShelfAccess
+from docshelf.errors import DocShelfError, PathOutsideShelfError, SectionNotFoundError, UnknownCommitError
+from docshelf.server import audit as audit_mod
+from docshelf.server.auth import SCOPE
+from docshelf.server.pin import Pin
+from docshelf.server.shelfgit import read_file
+from docshelf.server.tools import READ_ONLY, TOOLS, ContentMode, ShelfAccess
 
 SERVER_NAME = "docshelf"
 RESOURCE_TEMPLATE = "shelf://{+path}{?at}"

@@ -54,7 +54,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from pydantic import BaseModel
 
-from ..errors import ServeError
+from docshelf.errors import ServeError
 
 AUDITED = ("tools/call", "resources/read")
 MAX_ARG_CHARS = 4096

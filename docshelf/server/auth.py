@@ -26,8 +26,8 @@ from typing import Any
 
 from mcp.server.auth.provider import AccessToken
 
-from ..errors import ServeError
-from .audit import utc_now
+from docshelf.errors import ServeError
+from docshelf.server.audit import utc_now
 
 SCOPE = "shelf:read"
 TOKEN_PREFIX = "dsk_"

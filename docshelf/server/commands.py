@@ -15,10 +15,10 @@ from pathlib import Path
 
 import click
 
-from ..cliopts import SHELF_OPTION
-from ..cliopts import shelf_root as _shelf
-from ..errors import ServeError
-from .follow import DEFAULT_INTERVAL_S
+from docshelf.cliopts import SHELF_OPTION
+from docshelf.cliopts import shelf_root as _shelf
+from docshelf.errors import ServeError
+from docshelf.server.follow import DEFAULT_INTERVAL_S
 
 AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"
 
@@ -86,7 +86,7 @@ def serve(
         raise click.UsageError("Give either --at REF or --follow BRANCH, not both.")
     if transport == "stdio" and tokens_file is not None:
         raise click.UsageError("--tokens applies to --transport http; stdio serves the one client that started it.")
-    from .run import ServeOptions, serve_shelf
+    from docshelf.server.run import ServeOptions, serve_shelf
 
     root = _shelf(shelf_dir)
     options = ServeOptions(
@@ -114,7 +114,7 @@ def token() -> None:
 @TOKENS_OPTION
 def token_add(name: str, tokens_file: Path) -> None:
     """Create a token for client NAME and print it once (store it in the client's config)."""
-    from .auth import add_token
+    from docshelf.server.auth import add_token
 
     secret = add_token(tokens_file, name)
     click.echo(secret)
@@ -125,7 +125,7 @@ def token_add(name: str, tokens_file: Path) -> None:
 @TOKENS_OPTION
 def token_list(tokens_file: Path) -> None:
     """List clients and token ids (never the tokens)."""
-    from .auth import describe, load_tokens
+    from docshelf.server.auth import describe, load_tokens
 
     for entry in describe(load_tokens(tokens_file)):
         click.echo(f"{entry['name']}\t{entry['id']}\t{entry['created']}")
@@ -136,7 +136,7 @@ def token_list(tokens_file: Path) -> None:
 @TOKENS_OPTION
 def token_revoke(name_or_id: str, tokens_file: Path) -> None:
     """Remove all tokens of client NAME, or the one token with that id; running servers stop accepting them."""
-    from .auth import revoke_tokens
+    from docshelf.server.auth import revoke_tokens
 
     removed = revoke_tokens(tokens_file, name_or_id)
     if not removed:
@@ -158,7 +158,7 @@ def token_revoke(name_or_id: str, tokens_file: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
 def audit(shelf_dir: Path | None, log_file: Path | None, since: str | None, client: str | None, as_json: bool) -> None:
     """Print the server's audit log: who called what, at which commit, with what outcome."""
-    from .audit import read_audit
+    from docshelf.server.audit import read_audit
 
     records = read_audit(log_file or _shelf(shelf_dir) / AUDIT_DEFAULT, since=since, client=client)
     for r in records:

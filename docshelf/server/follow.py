@@ -14,9 +14,9 @@ from pathlib import Path
 
 import anyio
 
-from ..errors import DocShelfError, ShelfError
-from .pin import Pin
-from .shelfgit import branch_tip, check_branch
+from docshelf.errors import DocShelfError, ShelfError
+from docshelf.server.pin import Pin
+from docshelf.server.shelfgit import branch_tip, check_branch
 
 DEFAULT_INTERVAL_S = 30.0
 

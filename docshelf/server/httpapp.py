@@ -27,8 +27,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import ServeError
-from .audit import AuditLog, utc_now
+from docshelf.errors import ServeError
+from docshelf.server.audit import AuditLog, utc_now
 
 MCP_PATH = "/mcp"
 MAX_BODY_BYTES = 256 * 1024  # tool arguments are a path, a query or a quote; 256 KiB is generous

@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from .. import gitrepo
-from .shelfgit import check_ref
+from docshelf.server.shelfgit import check_ref
+from docshelf.shelf import gitrepo
 
 
 class Pin:

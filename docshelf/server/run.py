@@ -9,14 +9,14 @@ from pathlib import Path
 import anyio
 from mcp.server.mcpserver import MCPServer
 
-from .. import gitrepo
-from ..errors import ServeError
-from .app import create_server
-from .audit import AuditLog
-from .auth import TokenFileVerifier
-from .follow import DEFAULT_INTERVAL_S, Follower
-from .httpapp import allowed_hosts_for, create_http_app, is_loopback, run_http
-from .pin import Pin
+from docshelf.errors import ServeError
+from docshelf.server.app import create_server
+from docshelf.server.audit import AuditLog
+from docshelf.server.auth import TokenFileVerifier
+from docshelf.server.follow import DEFAULT_INTERVAL_S, Follower
+from docshelf.server.httpapp import allowed_hosts_for, create_http_app, is_loopback, run_http
+from docshelf.server.pin import Pin
+from docshelf.shelf import gitrepo
 
 Say = Callable[[str], None]
 

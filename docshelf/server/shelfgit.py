@@ -14,9 +14,9 @@ import stat
 import subprocess
 from pathlib import Path
 
-from .. import gitrepo
-from ..errors import PathOutsideShelfError, SectionNotFoundError, ShelfError, UnknownCommitError
-from ..reader import safe_path
+from docshelf.errors import PathOutsideShelfError, SectionNotFoundError, ShelfError, UnknownCommitError
+from docshelf.shelf import gitrepo
+from docshelf.shelf.reader import safe_path
 
 FETCH_TIMEOUT_S = 60.0
 # No prompts, no pager, no system/global config surprises (credential helpers still work).

@@ -39,11 +39,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from .. import reader, verify
-from .. import search as search_lib
-from ..errors import DocShelfError
-from . import audit
-from .pin import Pin
+from docshelf.errors import DocShelfError
+from docshelf.server import audit
+from docshelf.server.pin import Pin
+from docshelf.shelf import reader
+from docshelf.text import search as search_lib
+from docshelf.text import verify
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 MAX_PAGE_CHARS = 20000  # a page of fetch stays well under the ~25k-token result caps of MCP clients

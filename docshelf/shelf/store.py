@@ -17,11 +17,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import gitrepo, toc
-from .build import BuiltDoc, DocOptions, build_document, sha256
-from .config import CONFIG_FILE, ShelfConfig, load
-from .editions import check_relations
-from .errors import ConversionError, DocShelfError, DuplicateIdError, ShelfError
+from docshelf.build import toc
+from docshelf.build.pipeline import BuiltDoc, DocOptions, build_document, sha256
+from docshelf.errors import ConversionError, DocShelfError, DuplicateIdError, ShelfError
+from docshelf.law.editions import check_relations
+from docshelf.shelf import gitrepo
+from docshelf.shelf.config import CONFIG_FILE, ShelfConfig, load
 
 Progress = Callable[[str], None]
 
@@ -35,7 +36,7 @@ def template_dir() -> Path:
     packaged = Path(str(resources.files("docshelf") / "shelf_template"))
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent / "shelf-template"
+    return Path(__file__).resolve().parents[2] / "shelf-template"
 
 
 def init(root: Path, *, name: str | None = None) -> Path:

@@ -14,7 +14,7 @@ from typing import Any
 import git
 from gitdb.exc import BadName, BadObject
 
-from .errors import NotAShelfError, PathOutsideShelfError, SectionNotFoundError, ShelfError, UnknownCommitError
+from docshelf.errors import NotAShelfError, PathOutsideShelfError, SectionNotFoundError, ShelfError, UnknownCommitError
 
 _ENV = {"GIT_TERMINAL_PROMPT": "0"}
 _SYMLINK_MODE = 0o120000

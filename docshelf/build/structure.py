@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .model import Block
+from docshelf.model import Block
 
 # Letter-spaced headings («С т а т ь я  1.») appear in preformatted texts: allow one space between letters.
 _SP = r"\s?"

@@ -1,35 +1,16 @@
-"""The shelf's ``.docshelf.json``: every key with its default, and loading with clear errors."""
+"""The shelf's ``.docshelf.json``: loading it with clear errors (the keys and defaults are in ``build.options``)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from .errors import NotAShelfError, ShelfError
+from docshelf.build.options import ShelfConfig, SplitOptions
+from docshelf.errors import NotAShelfError, ShelfError
 
 CONFIG_FILE = ".docshelf.json"
-
-
-@dataclass(frozen=True)
-class SplitOptions:
-    max_section_chars: int = 5000  # a leaf larger than this is cut again (≈1,500 tokens of Russian)
-    min_split_chars: int = 6000  # a document shorter than this stays one file
-
-
-@dataclass(frozen=True)
-class ShelfConfig:
-    name: str = "DocShelf shelf"
-    description: str = "Regulations and manuals as Markdown sections with a table of contents."
-    base_url: str = ""
-    default_language: str = "ru"
-    default_category: str = "general"
-    pdf_engine: str = "docshelf"  # "docshelf" (own extractor, fast) or "layout" (pymupdf4llm layout model)
-    split: SplitOptions = field(default_factory=SplitOptions)
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, indent=2) + "\n"
 
 
 def load(root: Path) -> ShelfConfig:
@@ -53,3 +34,6 @@ def load(root: Path) -> ShelfConfig:
         return ShelfConfig(**raw, split=split)
     except TypeError as exc:
         raise ShelfError(f"{path}: {exc}. See the project's .docshelf.json for every key.") from exc
+
+
+__all__ = ["CONFIG_FILE", "ShelfConfig", "SplitOptions", "load"]

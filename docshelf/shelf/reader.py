@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from . import gitrepo
-from .editions import fetch_warning, has_edition, meta_status
-from .errors import PathOutsideShelfError, SectionNotFoundError
+from docshelf.errors import PathOutsideShelfError, SectionNotFoundError
+from docshelf.law.editions import fetch_warning, has_edition, meta_status
+from docshelf.shelf import gitrepo
 
 DEFAULT_MAX_CHARS = 20000  # well under the ~25k-token result caps some MCP clients enforce
 _READABLE = re.compile(r"^(?:index\.md|docs/[^\x00]+\.md)$")

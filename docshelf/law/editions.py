@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from .errors import EditionError
+from docshelf.errors import EditionError
 
 DATE_FIELDS = ("adopted", "valid_from", "valid_to")
 RELATION_FIELDS = ("replaced_by", "amends", "amended_by")

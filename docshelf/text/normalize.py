@@ -66,6 +66,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
+from docshelf.law.lexicon import COMPOUND_HEADS
+
 Piece = tuple[str, int, int]  # replacement text, produced from current-text chars [start, end)
 Repl = Callable[[re.Match[str]], Iterable[Piece]]
 
@@ -113,13 +115,6 @@ _SUPERSCRIPT = re.compile(f"[{_SUPERSCRIPTS}]+")
 _SUPER_DIGITS = str.maketrans(_SUPERSCRIPTS, "0123456789")
 _HYPHEN_HINT = re.compile(r"- *+\n")
 _KEEP_HYPHEN = re.compile(r"(?<=[^\W_]-) *+\n *+(?=[^\W_])")  # after joins: only drop the break
-# First halves of words Russian writes with a hyphen: a line break after them keeps it. Shared with the
-# PDF extractor. Not экс/мини/топ: «экс-⏎пертиза», «мини-⏎стерство», «топ-⏎ливо» are plain word breaks.
-COMPOUND_HEADS = frozenset(
-    "интернет веб бизнес онлайн офлайн кибер пресс вице северо юго восточно западно кое "
-    "научно технико социально военно финансово организационно информационно программно аппаратно "
-    "историко административно".split()
-)
 _COMPOUND_HEADS = " ".join(sorted(COMPOUND_HEADS))
 _COMPOUND_TAILS = "либо|нибудь"
 _CYR = "\u0400-\u04ff"

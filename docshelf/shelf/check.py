@@ -10,12 +10,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import shelf, toc
-from .build import sha256
-from .completeness import missing_clauses, numbering_problems
-from .config import load
-from .convert.pdf import garbled_share
-from .editions import check_relations
+from docshelf.build import toc
+from docshelf.build.completeness import missing_clauses, numbering_problems
+from docshelf.build.pipeline import sha256
+from docshelf.convert.pdf import garbled_share
+from docshelf.law.editions import check_relations
+from docshelf.shelf import store as shelf
+from docshelf.shelf.config import load
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 # A repealed or excluded article is a heading alone: «Статья 37. Утратила силу - …».

@@ -20,12 +20,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import gitrepo
-from .citations import Target, resolve
-from .clauses import blank_editorial
-from .errors import CitationError, SectionNotFoundError
-from .normalize import normalize, normalize_text, words
-from .reader import metas_at
+from docshelf.errors import CitationError, SectionNotFoundError
+from docshelf.law.clauses import blank_editorial
+from docshelf.shelf import gitrepo
+from docshelf.shelf.reader import metas_at
+from docshelf.text.citations import Target, resolve
+from docshelf.text.normalize import normalize, normalize_text, words
 
 MIN_WORDS = 6
 MAX_QUOTE_CHARS = 200_000  # longer than any clause DocShelf writes; refused before any work

@@ -11,7 +11,7 @@ import re
 from itertools import pairwise
 from typing import Any
 
-from .model import Block
+from docshelf.model import Block
 
 _TOC_ARTICLE = re.compile(r"^(?:Статья|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)")
 _TOC_NUMBER = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+)*)\.?\s+\S.*?(?:\.{2,}|…+|\s)\s*\d{1,4}$")

@@ -36,9 +36,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import gitrepo
-from .analyzer import Token, query_tokens, tokens
-from .errors import SearchError, SectionNotFoundError
+from docshelf.errors import SearchError, SectionNotFoundError
+from docshelf.shelf import gitrepo
+from docshelf.text.analyzer import Token, query_tokens, tokens
 
 SHELF_FILE = "synonyms.json"
 SWITCH = "use_default_synonyms"

@@ -35,7 +35,7 @@ from typing import Any
 
 import Stemmer
 
-from .normalize import normalize, normalize_text
+from docshelf.text.normalize import normalize, normalize_text
 
 ANALYZER_VERSION = "1"
 # The word pattern of normalize.words(), with positions; tests assert the two agree.

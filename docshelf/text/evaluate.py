@@ -26,10 +26,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import gitrepo
-from .errors import SearchError
-from .normalize import normalize_text
-from .search import read_sections, search
+from docshelf.errors import SearchError
+from docshelf.shelf import gitrepo
+from docshelf.text.normalize import normalize_text
+from docshelf.text.search import read_sections, search
 
 DEPTH = 10  # MRR and nDCG look this deep
 

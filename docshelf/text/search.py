@@ -42,12 +42,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from . import gitrepo, synonyms
-from .analyzer import ANALYZER_VERSION, STOPWORDS, WORD, index_text, query_tokens, snippet_span
-from .editions import has_edition, meta_status
-from .errors import SearchError
-from .normalize import normalize_text
-from .synonyms import Concept, adjacent_in, found_in, fts_expr
+from docshelf.errors import SearchError
+from docshelf.law.editions import has_edition, meta_status
+from docshelf.shelf import gitrepo
+from docshelf.text import synonyms
+from docshelf.text.analyzer import ANALYZER_VERSION, STOPWORDS, WORD, index_text, query_tokens, snippet_span
+from docshelf.text.normalize import normalize_text
+from docshelf.text.synonyms import Concept, adjacent_in, found_in, fts_expr
 
 INDEX_DIR = ".docshelf"
 SCHEMA_VERSION = f"{ANALYZER_VERSION}.5"

@@ -11,8 +11,8 @@ import difflib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .clauses import blank_editorial
-from .normalize import normalize_text
+from docshelf.law.clauses import blank_editorial
+from docshelf.text.normalize import normalize_text
 
 
 @dataclass(frozen=True)

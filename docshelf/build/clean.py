@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
-from .model import Block
+from docshelf.model import Block
 
 Blocks = tuple[Block, ...]
 

@@ -18,13 +18,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import gitrepo, reader
-from .citations import resolve as resolve_ref
-from .clausediff import ClauseChange, Unit, compare, doc_units
-from .editions import id_key, meta_path
-from .errors import SectionNotFoundError, ShelfError
-from .gitrepo import Change
-from .reader import metas_at
+from docshelf.errors import SectionNotFoundError, ShelfError
+from docshelf.law.editions import id_key, meta_path
+from docshelf.shelf import gitrepo, reader
+from docshelf.shelf.gitrepo import Change
+from docshelf.shelf.reader import metas_at
+from docshelf.text.citations import resolve as resolve_ref
+from docshelf.text.clausediff import ClauseChange, Unit, compare, doc_units
 
 # --- history ------------------------------------------------------------------------------------
 

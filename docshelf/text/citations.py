@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import CitationError, SectionNotFoundError
-from .reader import metas_at, safe_path
+from docshelf.errors import CitationError, SectionNotFoundError
+from docshelf.shelf.reader import metas_at, safe_path
 
 _COMPONENTS = (
     ("прил.", re.compile(r"\b(?:прил\.?|приложени[еяию])\s*(?:N|№)?\s*(\d+(?:\.\d+)?)?", re.I)),

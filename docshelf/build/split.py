@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from slugify import slugify
 
-from .model import Block
-from .structure import Heading, clause_id, plain
+from docshelf.build.structure import Heading, clause_id, plain
+from docshelf.model import Block
 
 _PART_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]\s")
 _TOP_CLAUSE = re.compile(r"^\d+\.\s")

@@ -6,7 +6,7 @@ import re
 
 from slugify import slugify
 
-from .model import Block
+from docshelf.model import Block
 
 _HEAD_BLOCKS = 20
 _LAW = re.compile(r"(?:N|№)\s*(\d+(?:-\d+)?-(?:ФЗ|ФКЗ))")

@@ -11,14 +11,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import convert, toc
-from .clauses import section_clauses
-from .clean import clean
-from .completeness import contents_numbers, expected_clauses, missing_clauses, numbering_problems
-from .config import ShelfConfig
-from .ids import category_path, derive_id, doc_slug
-from .split import Section, split_document, whole_document
-from .structure import find_headings, guess_title
+from docshelf import convert
+from docshelf.build import toc
+from docshelf.build.clean import clean
+from docshelf.build.completeness import contents_numbers, expected_clauses, missing_clauses, numbering_problems
+from docshelf.build.ids import category_path, derive_id, doc_slug
+from docshelf.build.options import ShelfConfig
+from docshelf.build.split import Section, split_document, whole_document
+from docshelf.build.structure import find_headings, guess_title
+from docshelf.law.clauses import section_clauses
 
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -76,7 +77,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     converted = convert.convert(data, name=options.source, quality=options.quality, pdf_engine=config.pdf_engine)
     blocks = clean(converted.blocks)
     if not any(b.text.strip() for b in blocks):
-        from .errors import ConversionError
+        from docshelf.errors import ConversionError
 
         raise ConversionError(
             f"{options.source}: the document is empty after conversion. Check that it has text.",

@@ -17,7 +17,7 @@ from typing import Any
 
 from slugify import slugify
 
-from .editions import edition_facts
+from docshelf.law.editions import edition_facts
 
 MAX_ENTRIES = 60
 

@@ -1,0 +1,29 @@
+"""What a shelf's configuration says about building: split sizes, the PDF engine. Pure values.
+
+Loading them from ``.docshelf.json`` is the shelf layer's job (``docshelf.shelf.config``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class SplitOptions:
+    max_section_chars: int = 5000  # a leaf larger than this is cut again (≈1,500 tokens of Russian)
+    min_split_chars: int = 6000  # a document shorter than this stays one file
+
+
+@dataclass(frozen=True)
+class ShelfConfig:
+    name: str = "DocShelf shelf"
+    description: str = "Regulations and manuals as Markdown sections with a table of contents."
+    base_url: str = ""
+    default_language: str = "ru"
+    default_category: str = "general"
+    pdf_engine: str = "docshelf"  # "docshelf" (own extractor, fast) or "layout" (pymupdf4llm layout model)
+    split: SplitOptions = field(default_factory=SplitOptions)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, indent=2) + "\n"

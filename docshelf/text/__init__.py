@@ -1,0 +1,1 @@
+"""Reading the text: normalization, search, quote verification, citations, history and diffs."""
