@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
+from docshelf.law.grammar import STRUCTURAL_START
 from docshelf.model import Block
 
 Blocks = tuple[Block, ...]
@@ -37,7 +38,6 @@ _NOTE_HEAD = re.compile(r"КонсультантПлюс:\s*примечание
 _FUTURE_EDITION = re.compile(r"См\.\s*будущую редакцию|См\.\s*текст в предыдущей редакции|См\.\s*предыдущую редакцию")
 _SPACE_RUN = re.compile(r"[ \t\u00a0]{2,}")
 _CLI_OUTPUT = re.compile(r"^(?:\$ |>>> |# |C:\\|Traceback \(most recent call last\)|[\w.-]+@[\w.-]+:[~/])")
-_HEADING_START = re.compile(r"^(?:Статья|Глава|Раздел|Приложение|С т а т ь я)\s", re.IGNORECASE)
 
 
 def _furniture_key(block: Block) -> str:
@@ -191,7 +191,7 @@ def demote_false_headings(blocks: Blocks) -> Blocks:
 def _continuation(text: str) -> bool:
     """A heading line that reads as the end of the previous sentence, not as a title."""
     text = text.strip()
-    structural = _HEADING_START.match(text) or text[:1].isdigit()
+    structural = STRUCTURAL_START.match(text) or text[:1].isdigit()
     return not structural and (text[:1].islower() or text.endswith((".", ",", ";")))
 
 
@@ -220,7 +220,7 @@ def merge_wrapped_headings(blocks: Blocks) -> Blocks:
 
 def _continues_heading(prev: Block, b: Block) -> bool:
     same_style = (prev.kind == b.kind == "heading" and prev.level == b.level) or (
-        prev.kind == b.kind == "para" and prev.bold and b.bold and _HEADING_START.match(prev.text) is not None
+        prev.kind == b.kind == "para" and prev.bold and b.bold and STRUCTURAL_START.match(prev.text) is not None
     )
     if not same_style or prev.text.rstrip().endswith(_TERMINAL):
         return False

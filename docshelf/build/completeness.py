@@ -11,12 +11,10 @@ import re
 from itertools import pairwise
 from typing import Any
 
+from docshelf.law import grammar as g
 from docshelf.model import Block
 
-_TOC_ARTICLE = re.compile(r"^(?:Статья|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)")
-_TOC_NUMBER = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+)*)\.?\s+\S.*?(?:\.{2,}|…+|\s)\s*\d{1,4}$")
 _TOC_LINE = re.compile(r"(?:\.{3,}|…{2,})\s*\d{1,4}$")
-_ARTICLE_ID = re.compile(r"^ст\. (\d+)(?:\.(\d+))?")
 
 
 def expected_clauses(outline: tuple[tuple[int, str, int], ...], blocks: tuple[Block, ...], english: bool) -> list[str]:
@@ -34,7 +32,7 @@ def _printed_contents(blocks: tuple[Block, ...], english: bool) -> list[str]:
     out: list[str] = []
     run: list[str] = []
     for line in [*lines, ""]:
-        if _TOC_LINE.search(line) or _TOC_NUMBER.match(line):
+        if _TOC_LINE.search(line) or g.CONTENTS_NUMBERED.match(line):
             run.append(line)
             continue
         if len(run) >= 3 or any(_TOC_LINE.search(r) for r in run):
@@ -46,15 +44,15 @@ def _printed_contents(blocks: tuple[Block, ...], english: bool) -> list[str]:
 def contents_numbers(outline: tuple[tuple[int, str, int], ...], blocks: tuple[Block, ...]) -> frozenset[str]:
     """Section numbers («4.2.1») the document's own table of contents lists, whatever its language."""
     ids = expected_clauses(outline, blocks, english=True)
-    return frozenset(c[1:] for c in ids if c.startswith("§"))
+    return frozenset(c[len(g.SECTION) :] for c in ids if g.is_section(c))
 
 
 def _toc_clause(title: str, english: bool) -> str:
     title = " ".join(title.replace("\u00a0", " ").split())
-    if m := _TOC_ARTICLE.match(title):
-        return f"ст. {m.group(1)}"
-    if english and (m := _TOC_NUMBER.match(title) or re.match(r"^((?:[A-Z]\.)?\d+(?:\.\d+)*)\.?\s", title)):
-        return f"§{m.group(1)}"
+    if m := g.CONTENTS_ARTICLE.match(title):
+        return g.article_id(m.group(1))
+    if english and (m := g.CONTENTS_NUMBERED.match(title) or g.CONTENTS_SECTION.match(title)):
+        return g.section_id(m.group(1))
     return ""
 
 
@@ -73,15 +71,16 @@ def numbering_problems(meta: dict[str, Any]) -> list[str]:
     """Article numbers that repeat, go backwards or skip one («ст. 5» then «ст. 7»)."""
     seen: list[tuple[int, int]] = []
     for s in meta["sections"]:
-        m = _ARTICLE_ID.match(s.get("clause", ""))
-        if m:
-            key = (int(m.group(1)), int(m.group(2) or 0))
+        key = g.article_key(s.get("clause", ""))
+        if key is not None:
             if not seen or seen[-1] != key:
                 seen.append(key)
     out = []
     for (a, a_sub), (b, b_sub) in pairwise(seen):
         if (b, b_sub) <= (a, a_sub):
-            out.append(f"ст. {b} after ст. {a} (repeat or out of order)")
+            out.append(f"{g.article_id(str(b))} after {g.article_id(str(a))} (repeat or out of order)")
         elif b_sub == 0 and b > a + 1:
-            out.append(f"ст. {a} is followed by ст. {b}; ст. {a + 1} is missing")
+            out.append(
+                f"{g.article_id(str(a))} is followed by {g.article_id(str(b))}; {g.article_id(str(a + 1))} is missing"
+            )
     return out

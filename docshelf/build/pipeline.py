@@ -19,11 +19,11 @@ from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
 from docshelf.build.split import Section, split_document, whole_document
 from docshelf.build.structure import find_headings, guess_title
+from docshelf.law import grammar
 from docshelf.law.clauses import section_clauses
 
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-_ANNEX = re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+))?")
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
     """
     pages = "" if not s.pages[0] else str(s.pages[0]) if s.pages[0] == s.pages[1] else f"{s.pages[0]}–{s.pages[1]}"
     parts = [doc_id, s.part, s.clause, f"{'p.' if english else 'стр.'} {pages}" if pages else ""]
-    line = "> " + " · ".join(p for p in parts if p)
+    line = grammar.editorial(" · ".join(p for p in parts if p))
     head, sep, rest = s.markdown.partition("\n\n")
     if head.startswith("#"):
         return f"{head}\n\n{line}\n\n{rest}" if sep else f"{head}\n\n{line}\n"
@@ -146,7 +146,9 @@ def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
 
 
 def _section_record(path: str, s: Section, markdown: str, english: bool) -> dict[str, Any]:
-    annex = next((f"прил. {m.group(1) or ''}".strip() for g in reversed(s.groups) if (m := _ANNEX.match(g))), "")
+    annex = next(
+        (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
+    )
     clauses = section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex)
     return {
         "path": path,

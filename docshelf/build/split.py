@@ -15,11 +15,8 @@ from dataclasses import dataclass, field, replace
 from slugify import slugify
 
 from docshelf.build.structure import Heading, clause_id, plain
+from docshelf.law import grammar
 from docshelf.model import Block
-
-_PART_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]\s")
-_TOP_CLAUSE = re.compile(r"^\d+\.\s")
-_TOP_CLAUSE_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)\.\s")
 
 
 @dataclass(frozen=True)
@@ -58,7 +55,7 @@ def render(items: list[Item], head: Heading | None, level_base: int, headings: d
         elif b.kind == "heading" and not b.text.startswith("#"):
             out.append("#" * min(max(b.level, 1), 6) + " " + plain(b.text))  # a source heading kept as one
         elif b.editorial:
-            out.append("\n".join("> " + ln for ln in b.text.split("\n")))
+            out.append(grammar.editorial(b.text))
         else:
             out.append(b.text)
     return "\n\n".join(out).strip() + "\n"
@@ -174,7 +171,7 @@ def _pieces(
         if chunks[-1] and size + len(item[1].text) > max_chars * 0.9:
             # Prefer to cut before a top-level part/point, so its items stay with it.
             current = chunks[-1]
-            cut = max((k for k, (_, b) in enumerate(current) if _TOP_CLAUSE.match(b.text)), default=0)
+            cut = max((k for k, (_, b) in enumerate(current) if grammar.TOP_PART.match(b.text)), default=0)
             if cut < len(current) * 0.3:
                 cut = len(current)
             chunks[-1], tail = current[:cut], current[cut:]
@@ -191,7 +188,7 @@ def _pieces(
         if len(chunks) > 1:
             label = ""
             if head is not None:  # numbers in a preamble are a printed table of contents, not clauses
-                prefix = "ч." if head.kind == "statya" else "§" if english else "п."
+                prefix = grammar.PART if head.kind == "statya" else grammar.SECTION if english else grammar.POINT
                 label = _range_label(chunk, prefix)
             label = label or f"{n + 1}/{len(chunks)}"
             section = replace(section, title=f"{section.title} ({label})", slug_hint=f"{section.title[:32]} {label}")
@@ -200,13 +197,11 @@ def _pieces(
 
 
 def _range_label(chunk: list[Item], prefix: str) -> str:
-    pattern = _TOP_CLAUSE_NUMBER if prefix == "ч." else _PART_NUMBER  # an article's parts are «N.», not «N)»
+    pattern = grammar.PART_DOT if prefix == grammar.PART else grammar.PART_NUMBER  # an article's parts are «N.»
     numbers = [m.group(1) for _, b in chunk if (m := pattern.match(b.text))]
     if not numbers:
         return ""
-    sep = "" if prefix == "§" else " "
-    first, last = numbers[0], numbers[-1]
-    return f"{prefix}{sep}{first}" if first == last else f"{prefix}{sep}{first}–{last}"
+    return grammar.range_label(prefix, numbers[0], numbers[-1])
 
 
 def _section(
@@ -219,7 +214,7 @@ def _section(
 ) -> Section:
     pages = [b.page for _, b in body if b.page]
     title = head.text if head else plain(body[0][1].text)[:120] if body else ""
-    numbers = tuple(m.group(1) for _, b in body if (m := _PART_NUMBER.match(b.text)) and not b.editorial)
+    numbers = tuple(m.group(1) for _, b in body if (m := grammar.PART_NUMBER.match(b.text)) and not b.editorial)
     return Section(
         title=title,
         clause=clause_id(head, english=english) if head else "",

@@ -11,32 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from docshelf.law.grammar import APPROVAL_STAMP, APPROVED_TITLE, HEADINGS, heading_clause_id
 from docshelf.model import Block
 
-# Letter-spaced headings («С т а т ь я  1.») appear in preformatted texts: allow one space between letters.
-_SP = r"\s?"
-_ORDINALS = "ПЕРВЫЙ|ВТОРОЙ|ТРЕТИЙ|ЧЕТВЕРТЫЙ|ЧЕТВЁРТЫЙ|ПЯТЫЙ|ШЕСТОЙ|СЕДЬМОЙ|ВОСЬМОЙ|ДЕВЯТЫЙ|ДЕСЯТЫЙ"
-_KINDS: tuple[tuple[str, int, re.Pattern[str]], ...] = (
-    (
-        "razdel",
-        10,
-        re.compile(rf"^(?:Р{_SP}а{_SP}з{_SP}д{_SP}е{_SP}л|РАЗДЕЛ)\s+([IVXLCDM]+|\d+|{_ORDINALS})\b", re.IGNORECASE),
-    ),
-    (
-        "prilozhenie",
-        10,
-        re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+(?:\.\d+)?))?(?=\s|$|\.)"),
-    ),
-    ("appendix", 10, re.compile(r"^Appendix\s+([A-Z])\b\.?")),
-    ("glava", 20, re.compile(rf"^(?:Г{_SP}л{_SP}а{_SP}в{_SP}а|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b")),
-    ("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S")),
-    (
-        "statya",
-        40,
-        re.compile(rf"^(?:С{_SP}т{_SP}а{_SP}т{_SP}ь{_SP}я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)(?=\.|\s|$)"),
-    ),
-    ("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w")),
-)
 _CYR = re.compile(r"[А-Яа-яЁё]")
 _FIGURE = re.compile(r"[<>|=]|-->|<--")
 _DOT_LEADER = re.compile(r"(?:\.{4,}|…{2,})\s*\d{1,4}$")
@@ -48,8 +25,6 @@ _NOT_TITLE = re.compile(
     r"Request for Comments|RFC \d+|Оглавление|Содержание)\b|.*\b(?:19|20)\d\d$",
     re.IGNORECASE,
 )
-_APPROVAL_STAMP = re.compile(r"^(?:УТВЕРЖДЕН[АЫО]?|Утвержден[аыо]?)\b")
-_APPROVED_TITLE = re.compile(r"^[А-ЯЁ]{4,}\b")
 _BOILERPLATE_TITLE = re.compile(r"^(РОССИЙСКАЯ ФЕДЕРАЦИЯ|ФЕДЕРАЛЬНЫЙ ЗАКОН|ПРАВИТЕЛЬСТВО РОССИЙСКОЙ ФЕДЕРАЦИИ)$")
 
 
@@ -76,8 +51,9 @@ def _match(block: Block) -> tuple[str, int, str] | None:
         return None
     if _DOT_LEADER.search(text):
         return None  # a line of a printed table of contents
-    for kind, rank, pattern in _KINDS:
-        m = pattern.match(text)
+    for heading_kind in HEADINGS:
+        kind, rank = heading_kind.name, heading_kind.rank
+        m = heading_kind.heading.match(text)
         if not m:
             continue
         number = m.group(1) or ""
@@ -181,11 +157,11 @@ def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
     """
     found: dict[int, tuple[str, int, str]] = {}
     for i, b in enumerate(blocks):
-        if not _APPROVAL_STAMP.match(plain(b.text)) or len(b.text) > 400:
+        if not APPROVAL_STAMP.match(plain(b.text)) or len(b.text) > 400:
             continue
         for j in range(i + 1, min(i + 4, len(blocks))):
             title = plain(blocks[j].text)
-            if _APPROVED_TITLE.match(title) and len(title) < 400 and (blocks[j].bold or title.isupper()):
+            if APPROVED_TITLE.match(title) and len(title) < 400 and (blocks[j].bold or title.isupper()):
                 found[j] = ("approved", 10, "")
                 break
     return found
@@ -241,22 +217,6 @@ def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: st
     return fallback
 
 
-CLAUSE_PREFIX = {
-    "razdel": "разд.",
-    "glava": "гл.",
-    "statya": "ст.",
-    "prilozhenie": "прил.",
-    "appendix": "Appendix",
-    "roman": "разд.",
-    "num": "п.",
-}
-
-
 def clause_id(heading: Heading, *, english: bool = False) -> str:
     """The citation form of a heading's number: «ст. 10.2-1», «гл. 3», «п. 1.2», «§4.2.1»."""
-    if not heading.number and heading.kind not in ("prilozhenie",):
-        return ""
-    if heading.kind == "num" and english:
-        return f"§{heading.number}"
-    prefix = CLAUSE_PREFIX.get(heading.kind, "")
-    return f"{prefix} {heading.number}".strip() if prefix else ""
+    return heading_clause_id(heading.kind, heading.number, english=english)

@@ -22,6 +22,7 @@ from typing import Any
 
 from docshelf.convert import ocr, tables
 from docshelf.errors import ConversionError, NoTextLayerError
+from docshelf.law.grammar import NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
 from docshelf.law.lexicon import COMPOUND_HEADS
 from docshelf.model import Block, Converted
 
@@ -32,15 +33,9 @@ _MARGIN = 0.07  # share of the page height treated as header/footer zone
 _GARBLED = re.compile(r"[^\W\d_][<>@=?;$!^|~]+[^\W_]|\d[<>@=?;$!^|~]+[^\W\d_]")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _PLAIN_WORD = re.compile(r"^[(\"«]?[A-Za-zА-Яа-яЁё]{2,}[)\"».,;:]?$")
-_CLAUSE_START = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)]\s|[а-яa-z]\)\s|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
-    r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
-)
 _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
-_RUN_IN = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+[A-Z][^.;:]{2,80}?)(\s{6,})(\S.*)$")
 _DOT_LEADER_END = re.compile(r"\.{3,}\s*(?:\d{1,4}|[ivxlc]{1,6})$")
-_NUMBERED_TITLE = re.compile(r"^(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+[A-ZА-ЯЁ][^.;:]{0,80}$")
 
 
 @dataclass
@@ -311,7 +306,7 @@ def _is_art(ln: _Line) -> bool:
 def _split_run_in(ln: _Line) -> list[_Line]:
     """«6.4.1. The contents …          Inverse queries …»: a heading run into its text in a monospaced
     PDF; a wide run of spaces after a numbered title separates the two."""
-    m = _RUN_IN.match(ln.text)
+    m = RUN_IN_TITLE.match(ln.text)
     if not m:
         return [ln]
     width = (ln.x1 - ln.x0) / max(len(ln.text), 1)
@@ -356,9 +351,9 @@ def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
         return True
     if _DOT_LEADER_END.search(prev.text):
         return True  # a contents line «1.2 Scope ........ 2» ends its entry
-    if len(para.lines) == 1 and _NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size:
+    if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
-    clause = _CLAUSE_START.match(ln.text.lstrip()) is not None
+    clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None
     if clause and (ends_sentence or _TOC_LINE.search(prev.text)):
         return True
     return indented and ln.x0 > prev.x0 + 0.8 * size and clause

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from docshelf.errors import ConversionError
+from docshelf.law.grammar import TEXT_APPENDIX, TEXT_NUMBERED_HEADING, WRAPPED_PARAGRAPH_START
 from docshelf.model import Block, Converted
 
 CONVERTER_VERSION = "1"
@@ -41,19 +42,12 @@ _SUPERSCRIPT_DIGITS = str.maketrans(_SUPERSCRIPT_SOURCE, "⁰¹²³⁴⁵⁶⁷�
 # Where a new paragraph starts inside hard-wrapped text: numbered clauses and items, lettered items,
 # Roman section numbers, bullets, and the Russian structural words (also letter-spaced, as in
 # typewritten acts: «С т а т ь я  1.»).
-CLAUSE_START = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)](?:\s|$)|[а-яёa-z]\)\s|\([а-яёa-z0-9]{1,3}\)\s|[IVXLC]+\.\s|[-–—•*o]\s"
-    r"|(?:Статья|Глава|Раздел|Приложение|СТАТЬЯ|ГЛАВА|РАЗДЕЛ|ПРИЛОЖЕНИЕ)\b"
-    r"|С т а т ь я|Г л а в а|Р а з д е л)"
-)
 _BULLET = re.compile(r"^[-–—•*o]\s")
 _LETTER_SPACED_END = re.compile(r"(?:^|\s)\w(?: \w){2,}$")  # «… С т а т ь я» right before a gap
 _WIDE_GAP = re.compile(r"\S {3,}\S")
 _BOX_DRAWING = re.compile(r"\+-+\+|\+-\+|[─│┌┐└┘├┤┬┴┼═║╔╗╚╝]|^\s*[|+].*[|+]\s*$")
 _PAGE_NUMBER = re.compile(r"^\W*(?:page|стр\.?|страница)?\s*\d+(?:\s*(?:of|из)\s*\d+)?\W*$", re.IGNORECASE)
-_NUMBERED_HEADING = re.compile(r"^(\d+(?:\.\d+)*)\.?( +)(\S.*)$")
 _FIGURE_GAP = re.compile(r"\S {6,}\S")
-_APPENDIX = re.compile(r"^Appendix ([A-Z](?:\.\d+)*)\.?\s")
 _TOC_ENTRY = re.compile(r"\.{4,}\s*\d+$")  # «4.2.  OPEN Message Format ....13» ends a line
 
 
@@ -186,10 +180,10 @@ def _starts_paragraph(prev: str, cur: str, first: str, layout: Layout) -> bool:
             return False  # the wrapped tail of a heading or a centred line, set deeper than text
         if ind > 0:
             return True
-        if CLAUSE_START.match(stripped) and not _BULLET.match(stripped):
+        if WRAPPED_PARAGRAPH_START.match(stripped) and not _BULLET.match(stripped):
             return True  # a dash at column 0 is a wrapped «водные ресурсы - …», not a bullet
     else:
-        if CLAUSE_START.match(stripped) or _TOC_ENTRY.search(prev):
+        if WRAPPED_PARAGRAPH_START.match(stripped) or _TOC_ENTRY.search(prev):
             return True
         if ind > prev_ind and _aligned_under(first, ind):
             return False
@@ -341,7 +335,7 @@ def _heading(chunk: list[str], layout: Layout) -> tuple[int, str] | None:
     line = chunk[0].strip()
     if len(line) > 80 or len(line.split()) > 12 or line[-1] in ",;:":
         return None
-    m = _NUMBERED_HEADING.match(line)
+    m = TEXT_NUMBERED_HEADING.match(line)
     if m:
         # «6.  BGP Error Handling.»: a two-space gap after the number marks an RFC heading even
         # with a final period; a clause «1. Утвердить …» has one space and ends with a period.
@@ -350,7 +344,7 @@ def _heading(chunk: list[str], layout: Layout) -> tuple[int, str] | None:
         return m.group(1).count(".") + 1, squeeze(line)
     if layout.first_line_indent or layout.para_indent < 2 or line.endswith(".") or not line[0].isupper():
         return None
-    appendix = _APPENDIX.match(line)  # «Appendix F.1.  …» sits one level below «Appendix F.  …»
+    appendix = TEXT_APPENDIX.match(line)  # «Appendix F.1.  …» sits one level below «Appendix F.  …»
     return (appendix.group(1).count(".") + 1 if appendix else 1), squeeze(line)
 
 

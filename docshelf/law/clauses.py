@@ -11,28 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from docshelf.law import grammar as g
+from docshelf.law.grammar import blank_editorial
+
 _PARA = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown paragraph: lines up to a blank line
-_NUM_DOT = re.compile(r"^(\d+(?:\.\d+)*)\.\s")  # «3.» part of an article / «29.1.» point of an order
-_NUM_PAREN = re.compile(r"^(\d+(?:\.\d+)*)\)\s")  # «2)» item
-_LETTER = re.compile(r"^([а-яё])\)\s")  # «а)» sub-item
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
-_RFC_NUM = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+)*)\.?\s")
-_MEASURE_ROW = re.compile(r"^\|\s*([A-ZА-Я]{2,5}\.\d+)\b")
-_ARTICLE = re.compile(r"^(?:С\s?т\s?а\s?т\s?ь\s?я|СТАТЬЯ)\s+(\d+(?:\.\d+)*(?:-\d+)?)")
-_ANNEX = re.compile(r"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*(\d+(?:\.\d+)?))?(?=\s|$|\.)")
-_APPROVED = re.compile(r"^(?:УТВЕРЖДЕН[АЫО]?|Утвержден[аыо]?)\b")
-_APPROVED_NAME = re.compile(r"^([А-ЯЁ][А-ЯЁ]+)\b")
-
-
-_EDITORIAL_LINE = re.compile(r"(?m)^>[^\n]*")  # DocShelf's mark for text that is not the act's own
-
-
-def blank_editorial(text: str) -> str:
-    """The text with editorial lines (``>``: notes, amendment history, breadcrumbs) turned into spaces.
-
-    Offsets stay aligned, so clause spans and matches still index the stored text.
-    """
-    return _EDITORIAL_LINE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 @dataclass(frozen=True)
@@ -52,8 +35,8 @@ def section_clauses(
     section sits in, for its measure codes. Headings inside the text (a whole short document kept as
     one file) open their own articles, points or annexes.
     """
-    kind = "rfc" if english else "law" if section_clause.startswith("ст.") else "order"
-    outer = section_clause if kind == "law" or section_clause.startswith("прил.") else annex
+    kind = "rfc" if english else "law" if g.is_article(section_clause) else "order"
+    outer = section_clause if kind == "law" or g.is_annex(section_clause) else annex
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
     stack: list[tuple[int, str, int]] = []  # open clauses: (depth, id, start)
@@ -74,15 +57,15 @@ def section_clauses(
             depth, label = found
             close(depth, start)
             if depth == 0:
-                kind = "law" if label.startswith("ст.") else kind
-                base = label if label.startswith(("ст.", "прил.")) else approved
+                kind = "law" if g.is_article(label) else kind
+                base = label if g.is_article(label) or g.is_annex(label) else approved
                 stack.append((0, label, start))
                 continue
         elif text.startswith("|"):
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
             close(1, start)
             for row in re.finditer(r"[^\n]+", text):
-                if code := _MEASURE_ROW.match(row.group(0)):
+                if code := g.MEASURE_ROW.match(row.group(0)):
                     parent = next((cid for d, cid, _ in reversed(stack) if d < 1), base)
                     a = start + row.start()
                     closed.append(Clause(_join(parent, code.group(1), kind), a, start + row.end()))
@@ -103,21 +86,22 @@ def section_clauses(
 def _heading_clause(text: str, kind: str) -> tuple[int, str] | None:
     """(depth, label) for a heading inside a section; depth 0 = an article or annex (a new base)."""
     text = text.replace("*", "").strip()
-    if m := _ARTICLE.match(text):
-        return 0, f"ст. {m.group(1)}"
-    if m := _ANNEX.match(text):
-        return 0, f"прил. {m.group(1) or ''}".strip()
-    if m := _RFC_NUM.match(text):
+    if m := g.ARTICLE_HEADING.match(text):
+        return 0, g.article_id(m.group(1))
+    if m := g.ANNEX_HEADING.match(text):
+        return 0, g.annex_id(m.group(1))
+    if m := g.SECTION_HEADING.match(text):
         number = m.group(1)
-        label = f"§{number}" if kind == "rfc" else f"п. {number}"
+        label = g.section_id(number) if kind == "rfc" else g.point_id(number)
         return number.count(".") + 1, label
     return None
 
 
 def _join(parent: str, label: str, kind: str) -> str:
-    if kind == "rfc" or label.startswith("§"):
+    if kind == "rfc" or g.is_section(label):
         return label
-    if kind == "order" and label.startswith("п. ") and (at := parent.find("п. ")) >= 0:
+    point = g.point_id("")
+    if kind == "order" and label.startswith(point) and (at := parent.find(point)) >= 0:
         return f"{parent[:at]}{label}"  # «п. 1.2» under «п. 1» already carries the full number
     return f"{parent} {label}".strip()
 
@@ -132,13 +116,16 @@ def _clause_of(text: str, kind: str) -> tuple[int, str] | None:
     """(depth, label) when a paragraph opens a clause: a part, an item, a point, an annex measure row."""
     if kind == "rfc":
         return None
-    if m := _NUM_DOT.match(text):
+    if m := g.PART_DOT.match(text):
         number = m.group(1)
         if kind == "law":
-            return 1, f"ч. {number}"
-        return number.count(".") + 1, f"п. {number}"
-    if m := _NUM_PAREN.match(text):
-        return (2, f"п. {m.group(1)}") if kind == "law" else (5, f"пп. {m.group(1)}")
-    if m := _LETTER.match(text):
-        return 6, f"подп. «{m.group(1)}»"
+            return 1, g.part_id(number)
+        return number.count(".") + 1, g.point_id(number)
+    if m := g.ITEM_PAREN.match(text):
+        return (2, g.point_id(m.group(1))) if kind == "law" else (5, g.subpoint_id(m.group(1)))
+    if m := g.LETTER_ITEM.match(text):
+        return 6, g.letter_id(m.group(1))
     return None
+
+
+__all__ = ["Clause", "blank_editorial", "section_clauses"]

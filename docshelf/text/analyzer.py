@@ -35,6 +35,7 @@ from typing import Any
 
 import Stemmer
 
+from docshelf.law.grammar import REFERENCE_KEY
 from docshelf.text.normalize import normalize, normalize_text
 
 ANALYZER_VERSION = "1"
@@ -45,7 +46,6 @@ _CAPS_WORD = re.compile(r"(?<![^\W_])(?=(?:[^\W\d_]*?[A-ZА-ЯЁ]){2})[^\W\d_]{2
 _SEPARATORS = re.compile(r"[-./_]")
 _DIGIT = re.compile(r"\d")
 _NUMBER_ID = re.compile(r"\d+(?:_\d+)*")
-_REF = re.compile(r"^(?:ст|ч|п|гл)_(?=\d)")
 _CYRILLIC = re.compile(r"[а-я]+")
 _LATIN = re.compile(r"[a-z]+")
 _SHORT = 3  # tokens this short are never stemmed
@@ -232,12 +232,16 @@ def snippet_span(
 
 def _key_hits(norm: str, wanted: list[frozenset[str]], prefix: bool) -> list[tuple[int, int]]:
     """Where words with the wanted keys start in normalized text, found without analysing every word."""
-    frags = {_REF.sub("", k).replace("_", "[-./_]") if _DIGIT.search(k) else re.escape(k) for ks in wanted for k in ks}
+    frags = {
+        REFERENCE_KEY.sub("", k).replace("_", "[-./_]") if _DIGIT.search(k) else re.escape(k)
+        for ks in wanted
+        for k in ks
+    }
     if not frags:
         return []
     starts = re.compile(rf"(?<![^\W_])(?:{'|'.join(sorted(frags, key=len, reverse=True))})")
     # A reference's article key («ст_19») needs its «ст.», which one word does not show: its number will do.
-    keysets = [ks | {_REF.sub("", k) for k in ks} for ks in wanted]
+    keysets = [ks | {REFERENCE_KEY.sub("", k) for k in ks} for ks in wanted]
     hits = []
     for m in starts.finditer(norm):
         word = WORD.match(norm, m.start())
