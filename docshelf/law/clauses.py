@@ -41,6 +41,7 @@ def section_clauses(
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
     stack: list[tuple[int, str, int]] = []  # open clauses: (depth, id, start)
     closed: list[Clause] = []
+    paragraphs = _Paragraphs()
 
     def close(depth: int, at: int) -> None:
         while stack and stack[-1][0] >= depth:
@@ -60,6 +61,7 @@ def section_clauses(
                 kind = "law" if g.is_article(label) else kind
                 base = label if g.is_article(label) or g.is_annex(label) else approved
                 stack.append((0, label, start))
+                paragraphs.opened((label, start))
                 continue
         elif text.startswith("|"):
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
@@ -73,14 +75,48 @@ def section_clauses(
         else:
             found = _clause_of(text, kind)
             if found is None:
+                if not g.is_editorial(text):
+                    owner = (stack[-1][1], stack[-1][2]) if stack else (base, -1)
+                    paragraphs.add(owner, start, _trim(markdown, m.end()))
                 continue
             depth, label = found
             close(depth, start)
-        parent = next((cid for d, cid, _ in reversed(stack) if d < depth), base)
-        stack.append((depth, _join(parent, label, kind), start))
+        owner = next(((cid, b) for d, cid, b in reversed(stack) if d < depth), (base, -1))
+        stack.append((depth, _join(owner[0], label, kind), start))
+        paragraphs.opened(stack[-1][1:])
+        if not heading:
+            paragraphs.add(stack[-1][1:], start, _trim(markdown, m.end()))
     close(-1, len(markdown))
+    if kind != "rfc":
+        closed.extend(paragraphs.clauses(skip={"", approved}))
     out.extend(sorted(closed, key=lambda c: (c.start, -c.end)))
     return out
+
+
+class _Paragraphs:
+    """The paragraphs (абзацы) of each clause: its opening paragraph and the unnumbered ones after it.
+
+    A clause's own paragraphs become «… абз. N» when there are two or more; a one-paragraph clause is
+    its own абз. 1 (citations resolve it to the clause), and a lone lead-in before numbered children
+    gets no id of its own.
+    """
+
+    def __init__(self) -> None:
+        self.spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
+
+    def opened(self, child: tuple[str, int]) -> None:
+        self.spans.setdefault(child, [])
+
+    def add(self, owner: tuple[str, int], start: int, end: int) -> None:
+        self.spans.setdefault(owner, []).append((start, end))
+
+    def clauses(self, skip: set[str]) -> list[Clause]:
+        out: list[Clause] = []
+        for key, spans in self.spans.items():
+            if key[0] in skip or len(spans) < 2:
+                continue
+            out.extend(Clause(f"{key[0]} {g.paragraph_id(n)}", a, b) for n, (a, b) in enumerate(spans, start=1))
+        return out
 
 
 def _heading_clause(text: str, kind: str) -> tuple[int, str] | None:

@@ -43,6 +43,7 @@ STATUS_CODES = ("in_force", "not_yet_in_force", "repealed", "replaced", "unknown
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _RU = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
 _KEY = re.compile(r"[\W_]+")
+_NUMBER_SIGN = re.compile(r"№|(?<!\w)n\s*(?=\d)")  # «N 152-ФЗ», «№ 17»: the sign is not part of the id
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,8 @@ def display(target: str) -> str:
 
 
 def id_key(text: str) -> str:
-    """Compare ids as people write them: «Приказ ФСТЭК № 117» = «приказ фстэк N117»."""
-    return _KEY.sub("", text.casefold().replace("№", "").replace("n ", ""))
+    """Compare ids as people write them: «Приказ ФСТЭК № 117» = «приказ фстэк N117» (not «4.0.3-en V2» → «ev2»)."""
+    return _KEY.sub("", _NUMBER_SIGN.sub("", text.casefold()))
 
 
 def _dates(edition: dict[str, Any]) -> dict[str, date]:

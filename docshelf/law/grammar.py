@@ -216,3 +216,156 @@ def is_editorial(line: str) -> bool:
 def blank_editorial(text: str) -> str:
     """The text with editorial lines turned into spaces; offsets stay aligned with the stored text."""
     return _EDITORIAL_LINE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Citations: how people name a clause («п. 1 ч. 2 ст. 12», «статья 19 часть 1», «Section 4.2», «УПД.1»).
+# A reference is read completely or refused: every token must be a component, a filler word, or part
+# of the document id; what is left is named back to the caller (``ParsedRef.unread``).
+
+
+@dataclass(frozen=True)
+class CiteKind:
+    slot: str  # the component it fills; one of CITE_ORDER
+    pattern: re.Pattern[str]  # tried at the current position; group 1 (and 2) = the number
+    spell: str  # format of the clause id component: {0} = group 1, {1} = group 2
+
+
+_OPEN_Q = "[«\"„“']?"
+_CLOSE_Q = "[»\"”']?"
+_END = r"(?![\w.-]*\w)"  # the number ends here: «ст. 12» but not «ст. 12а»
+CITE_KINDS: tuple[CiteKind, ...] = (
+    CiteKind(
+        "annex", re.compile(rf"(?:прил\.?|приложени[еяюи]м?)\s*(?:N|№)?\s*({ANNEX_NUMBER})?{_END}", re.I), "прил. {0}"
+    ),
+    CiteKind("division", re.compile(r"(?:разд\.?|раздел[аеу]?)\s*([IVXLCDM]+|\d+)(?![\w.])", re.I), "разд. {0}"),
+    CiteKind("chapter", re.compile(r"(?:гл\.?|глав[аеуы])\s*(\d+(?:\.\d+)*|[IVXLC]+)(?![\w.])", re.I), "гл. {0}"),
+    CiteKind(
+        "article", re.compile(rf"(?:ст\.?|стать[яиеюей]+|article\s+)\s*({ARTICLE_NUMBER}){_END}", re.I), "ст. {0}"
+    ),
+    CiteKind("part", re.compile(rf"(?:ч\.?|част[ьияию]+)\s*({DECIMAL}){_END}", re.I), "ч. {0}"),
+    CiteKind(
+        "letter",
+        re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?)\s*{_OPEN_Q}([а-яё]){_CLOSE_Q}(?!\w)", re.I),
+        "подп. «{0}»",
+    ),
+    CiteKind("subpoint", re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?)\s*({DECIMAL}){_END}", re.I), "пп. {0}"),
+    CiteKind("point", re.compile(rf"(?:п\.?|пункт[а-я]*)\s*({DECIMAL}){_END}", re.I), "п. {0}"),
+    CiteKind("paragraph", re.compile(r"(?:абз\.?|абзац[а-я]*)\s*(\d+)(?![\w.])", re.I), "абз. {0}"),
+    CiteKind("section", re.compile(rf"(?:§\s*|section\s+|sect?\.\s*|clause\s+)({SECTION_NUMBER}){_END}", re.I), "§{0}"),
+    CiteKind("section", re.compile(r"appendix\s+([A-Z](?:\.\d+)+)(?![\w.])", re.I), "§{0}"),
+    CiteKind("appendix", re.compile(r"appendix\s+([A-Z])(?![\w.])", re.I), "Appendix {0}"),
+    CiteKind("code", re.compile(r"([A-ZА-ЯЁ]{2,5})\.(\d+)(?![\w.])"), "{0}.{1}"),  # annex measures «УПД.1»
+    CiteKind("requirement", re.compile(r"(V\d+(?:\.\d+){1,3})(?![\w.])"), "{0}"),  # OWASP ASVS «V2.1.1»
+    CiteKind("control", re.compile(r"([A-Z]{2}-\d+)\s*(?:\((\d+)\))?(?![\w.-])"), "{0}"),  # NIST «AC-2(1)»
+    CiteKind("bare", re.compile(rf"({SECTION_NUMBER}){_END}"), "{0}"),  # «RFC 4271 4.2», «ГОСТ … 5.1.1.2»
+)
+# The order of components in a clause id, outermost first: «прил. 2 УПД.1», «ст. 12 ч. 3 п. 2 подп. «а»».
+CITE_ORDER = (
+    "annex",
+    "code",
+    "division",
+    "chapter",
+    "article",
+    "part",
+    "point",
+    "subpoint",
+    "letter",
+    "paragraph",
+    "section",
+    "appendix",
+    "requirement",
+    "control",
+)
+GROUP_SLOTS = frozenset({"division", "chapter"})  # name a group of sections, not a clause span
+# Words that name the kind of document or join the parts of a reference: they carry no clause.
+FILLER_WORDS = frozenset(
+    "of the in to в к из от федеральный федерального федеральным закон закона законом кодекс кодекса "
+    "приказ приказа приказом постановление постановления постановлением указ указа указом правительства "
+    "президента российской федерации рф россии фстэк фсб requirement requirements control rfc "
+    "standard стандарт стандарта гост nist sp".split()
+)
+_SKIP = re.compile(r"[\s,;:()\[\]/–—−-]+|[.№]+(?=\s|$)|№|\bN(?=\s*\d)")
+_WORD_AT = re.compile(r"[^\s,;:()\[\]]+")
+
+
+@dataclass(frozen=True)
+class ParsedRef:
+    """A citation's clause part as read: the components found, in canonical order, and what was not read."""
+
+    components: dict[str, str]  # slot -> clause id component («ст. 12»)
+    unread: tuple[str, ...]  # tokens that are neither components, fillers nor the document id
+    repeated: tuple[str, ...]  # slots named twice («ст. 5 ст. 6»): a reference to two places is refused
+    name: str = ""  # the document part it names («Требования»), as the document spells it
+
+    def clause(self, *, slots: frozenset[str] | None = None) -> str:
+        return " ".join(
+            self.components[s] for s in CITE_ORDER if s in self.components and (slots is None or s in slots)
+        )
+
+
+def parse_citation(text: str, *, english: bool = False, names: frozenset[str] = frozenset()) -> ParsedRef:
+    """Read the clause part of a citation (the document id already cut out).
+
+    ``names`` are words the document itself uses for its parts («Требования», «Правила»): fillers here.
+    A bare number («4.2») is a section in an English document and a point in a Russian one.
+    """
+    found: dict[str, str] = {}
+    unread: list[str] = []
+    repeated: list[str] = []
+    bare: list[str] = []
+    folded_names = {n.casefold(): n for n in names}
+    name = ""
+    pos = 0
+    while pos < len(text):
+        if (m := _SKIP.match(text, pos)) and m.end() > pos:
+            pos = m.end()
+            continue
+        for kind in CITE_KINDS:
+            m = kind.pattern.match(text, pos)
+            if m is None or m.end() == pos:
+                continue
+            value = _spell(kind, m, english)
+            slot = _slot(kind, english)
+            if kind.slot == "bare":
+                bare.append(m.group(0).strip())
+            if slot in found and found[slot] != value:
+                repeated.append(m.group(0).strip())
+            found.setdefault(slot, value)
+            pos = m.end()
+            break
+        else:
+            w = _WORD_AT.match(text, pos)
+            word = w.group(0) if w else text[pos]
+            folded = word.casefold().strip(".")
+            if folded in folded_names and not name:
+                name = folded_names[folded]
+            elif folded not in FILLER_WORDS:
+                unread.append(word)
+            pos += len(word)
+    if bare and len(found) > 1:
+        # A bare number is a clause only on its own («RFC 4271 4.2»); beside «ст. 5» it is unexplained.
+        unread.extend(bare)
+        found = {k: v for k, v in found.items() if v not in {_spell_bare(b, english) for b in bare}}
+    return ParsedRef(found, tuple(unread), tuple(repeated), name)
+
+
+def _spell_bare(number: str, english: bool) -> str:
+    return section_id(number) if english else point_id(number)
+
+
+def _slot(kind: CiteKind, english: bool) -> str:
+    if kind.slot == "bare":
+        return "section" if english else "point"
+    return kind.slot
+
+
+def _spell(kind: CiteKind, m: re.Match[str], english: bool) -> str:
+    if kind.slot == "bare":
+        return _spell_bare(m.group(1), english)
+    if kind.slot == "control":
+        return m.group(1) + (f"({m.group(2)})" if m.group(2) else "")
+    if kind.slot == "annex":
+        return annex_id(m.group(1))
+    groups = [g or "" for g in m.groups()]
+    return kind.spell.format(*groups).strip()

@@ -1,33 +1,35 @@
 """Resolve a reference to clause spans: a section path (``docs/…/012-x.md#ч. 3``) or a citation as
 lawyers write it (``152-ФЗ ст. 12 ч. 3``, ``п. 1 ч. 2 ст. 12 152-ФЗ``, ``ПП 1119 Требования п. 13``,
-``Приказ ФСТЭК № 239 Требования п. 29 подп. «а»``, ``Приказ ФСТЭК № 17 прил. 2 УПД.1``,
-``RFC 4271 §4.2``).
+``Приказ ФСТЭК № 17 прил. 2 УПД.1``, ``RFC 4271 §4.2``).
 
-Components may come in any order; they are put in DocShelf's canonical order and matched against
-the clause table stored in each document's meta at the pinned commit.
+A reference is read completely or refused: the document id, the clause components and known filler
+words («Требования», «статья», «Section») must account for every token (``law.grammar`` reads
+them); anything left over is a :class:`CitationError` that names it and the closest clause ids —
+never a silent widening to the whole document. The result says at which ``level`` it points
+(``clause``, ``section`` — a section file or a chapter of sections — or ``document``), and which
+other documents (editions, formats of one act) the citation also matched.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from docshelf.errors import CitationError, SectionNotFoundError
+from docshelf.law import grammar
+from docshelf.law.editions import has_edition, meta_status
+from docshelf.law.editions import id_key as _key
 from docshelf.shelf.reader import metas_at, safe_path
 
-_COMPONENTS = (
-    ("прил.", re.compile(r"\b(?:прил\.?|приложени[еяию])\s*(?:N|№)?\s*(\d+(?:\.\d+)?)?", re.I)),
-    ("ст.", re.compile(r"\b(?:ст\.?|стать[яиеюей]+)\s*(\d+(?:\.\d+)*(?:-\d+)?)", re.I)),
-    ("ч.", re.compile(r"\b(?:ч\.?|част[ьияию]+)\s*(\d+(?:\.\d+)*)", re.I)),
-    ("подп.", re.compile(r"\b(?:подп\.?|подпункт[а-я]*|пп\.?)\s*[«\"„“]?([а-яё]|\d+(?:\.\d+)*)[»\"”]?", re.I)),
-    ("п.", re.compile(r"\b(?<!п)(?:п\.?|пункт[а-я]*)\s*(\d+(?:\.\d+)*)", re.I)),
-    ("§", re.compile(r"(?:§\s*|\bsection\s+|\bappendix\s+)((?:[A-Z]\.)?\d+(?:\.\d+)*|[A-Z]\b)", re.I)),
-    ("code", re.compile(r"\b([A-ZА-ЯЁ]{2,5})\.(\d+)\b")),
-)
-_KEY = re.compile(r"[\W_]+")
+_EDITION_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # «152-ФЗ (ред. 08.08.2024)», «RFC 4271 (txt)»
+_LAW_ID = re.compile(r"^(\d+)-(ФЗ|ФКЗ)$")
+_RU_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+WHOLE = 1 << 62  # end offset of a target that is a whole section
+LEVELS = ("clause", "section", "document")
 
 
 @dataclass(frozen=True)
@@ -41,74 +43,153 @@ class Target:
     end: int
 
 
-def _key(text: str) -> str:
-    return _KEY.sub("", text.casefold().replace("№", "").replace("n ", ""))
+@dataclass(frozen=True)
+class Resolution:
+    """What a reference was read as: its targets, the level they prove, and what the caller must be told."""
+
+    doc_id: str
+    clause: str  # the clause id read («ст. 12 ч. 3»); "" for a document or a section path
+    level: str  # one of LEVELS
+    targets: list[Target]
+    candidates: list[str] = field(default_factory=list)  # other documents the citation also matched
+    notes: list[str] = field(default_factory=list)  # edition choice, an ambiguous clause label
 
 
-def _doc_keys(meta: dict[str, Any]) -> list[str]:
+
+
+def _own_keys(meta: dict[str, Any]) -> list[str]:
     keys = [_key(meta["id"])]
-    if m := re.match(r"^(\d+)-(ФЗ|ФКЗ)", meta["id"]):
+    if m := _LAW_ID.match(meta["id"]):
         keys.append(_key(m.group(2) + m.group(1)))  # «ФЗ-152» as people also write it
     return keys
 
 
-def find_document(metas: tuple[dict[str, Any], ...], ref: str) -> dict[str, Any] | None:
-    """The document a citation names: the longest document id contained in it."""
+def _act_keys(meta: dict[str, Any]) -> list[str]:
+    """Keys of the act a document is an edition or format of: its id without a trailing «(ред. …)»."""
+    act = _EDITION_SUFFIX.sub("", meta["id"])
+    if act == meta["id"] or not act:
+        return []
+    return _own_keys({"id": act})
+
+
+def _candidates(metas: tuple[dict[str, Any], ...], ref: str) -> list[tuple[int, bool, dict[str, Any]]]:
+    """(key length, own key?, meta) of every document whose longest matching key is the longest in ``ref``."""
     ref_key = _key(ref)
-    best: tuple[int, dict[str, Any]] | None = None
+    scored = []
     for meta in metas:
-        for key in _doc_keys(meta):
-            if key and key in ref_key and (best is None or len(key) > best[0]):
-                best = (len(key), meta)
-    return best[1] if best else None
+        own = [len(k) for k in _own_keys(meta) if k and k in ref_key]
+        act = [len(k) for k in _act_keys(meta) if k and k in ref_key]
+        best = max(own + act, default=0)
+        if best:
+            scored.append((best, bool(own) and max(own) == best, meta))
+    top = max((s[0] for s in scored), default=0)
+    return [s for s in scored if s[0] == top]
 
 
-def _without_id(ref: str, doc_id: str) -> str:
-    """The citation with the document's id cut out, so «ПП 1119» is not read as «пп. 1119»."""
-    tokens = [re.escape(t) for t in re.findall(r"\w+", doc_id)]
-    if not tokens:
-        return ref
-    pattern = re.compile(r"[\s№N-]*".join(tokens), re.IGNORECASE)
-    reordered = re.compile(r"[\s№N-]*".join(reversed(tokens)), re.IGNORECASE)  # «ФЗ-152»
-    return reordered.sub(" ", pattern.sub(" ", ref, count=1), count=1)
+def _edition_date(meta: dict[str, Any]) -> date:
+    edition = meta.get("edition") or {}
+    for name in ("valid_from", "adopted"):
+        if value := edition.get(name):
+            try:
+                return date.fromisoformat(str(value))
+            except ValueError:
+                pass
+    if m := _RU_DATE.search(meta["id"]):
+        day, month, year = (int(x) for x in m.groups())
+        try:
+            return date(year, month, day)
+        except ValueError:
+            pass
+    return date.min
 
 
-def canonical_clause(ref: str, parts: set[str]) -> str:
+def find_document(
+    metas: tuple[dict[str, Any], ...], ref: str, as_of: date | None = None
+) -> tuple[dict[str, Any] | None, list[str], str]:
+    """The document a citation names, the other documents it also matched, and a note on the choice.
+
+    Several editions (or formats) of one act share its number: the edition in force on ``as_of`` wins;
+    without recorded statuses, the document whose own id the citation spells, then the newest edition.
+    """
+    found = _candidates(metas, ref)
+    if not found:
+        return None, [], ""
+    if len(found) == 1:
+        return found[0][2], [], ""
+
+    def rank(item: tuple[int, bool, dict[str, Any]]) -> tuple[int, int, date, str]:
+        _n, own, meta = item
+        in_force = _in_force(meta, as_of)
+        return (int(in_force), int(own), _edition_date(meta), meta["id"])
+
+    ordered = sorted(found, key=rank, reverse=True)
+    chosen = ordered[0][2]
+    others = [m["id"] for _n, _o, m in ordered[1:]]
+    if _in_force(chosen, as_of):
+        why = f"it is the edition in force on {(as_of or date.today()).isoformat()}"
+    elif ordered[0][1]:
+        why = "the citation spells its id; no edition status is recorded to prefer another"
+    else:
+        why = "it is the newest edition; no edition status is recorded"
+    note = f"The citation also matches {', '.join(others)}; read as {chosen['id']}: {why}."
+    return chosen, others, note
+
+
+def _in_force(meta: dict[str, Any], as_of: date | None) -> bool:
+    return has_edition(meta) and meta_status(meta, as_of).in_force
+
+
+def _without_id(ref: str, key: str) -> str:
+    """The citation with the part that spelled the document key cut out («ПП 1119» is not «пп. 1119»)."""
+    gap = r"(?:[\W_]|№|N\s)*?"
+    pattern = gap.join(re.escape(ch) for ch in key)
+    m = re.search(pattern, ref, re.IGNORECASE)
+    return ref if m is None else ref[: m.start()] + " " + ref[m.end() :]
+
+
+def _matched_key(meta: dict[str, Any], ref: str) -> str:
+    ref_key = _key(ref)
+    keys = [k for k in _own_keys(meta) + _act_keys(meta) if k and k in ref_key]
+    return max(keys, key=len) if keys else ""
+
+
+def _parts(meta: dict[str, Any]) -> frozenset[str]:
+    return frozenset(p for s in meta["sections"] for p in str(s.get("part", "")).split() if p)
+
+
+def canonical_clause(ref: str, parts: set[str], *, english: bool = False) -> str:
     """The clause part of a citation in DocShelf's order: «п. 1 ч. 2 ст. 12» → «ст. 12 ч. 2 п. 1»."""
-    found: dict[str, str] = {}
-    rest = ref
-    for name, pattern in _COMPONENTS:
-        m = pattern.search(rest)
-        if not m:
-            continue
-        if name == "code":
-            found[name] = f"{m.group(1)}.{m.group(2)}"
-        elif name == "подп.":
-            value = m.group(1)
-            found[name] = f"подп. «{value}»" if value.isalpha() else f"пп. {value}"
-        elif name == "прил.":
-            found[name] = f"прил. {m.group(1)}".strip() if m.group(1) else "прил."
-        elif name == "§":
-            found[name] = f"§{m.group(1)}"
-        else:
-            found[name] = f"{name} {m.group(1)}"
-        rest = rest[: m.start()] + " " + rest[m.end() :]  # «пп. 1» must not be read again as «п. 1»
-    part = next((p for p in sorted(parts, key=len, reverse=True) if p and p.casefold() in ref.casefold()), "")
-    order = ("прил.", "code", "ст.", "ч.", "п.", "подп.", "§")
-    return " ".join([part] * bool(part) + [found[k] for k in order if k in found])
+    parsed = grammar.parse_citation(ref, english=english, names=frozenset(p for p in parts if p))
+    clause = parsed.clause()
+    return f"{parsed.name} {clause}".strip() if parsed.name else clause
 
 
-def _targets(meta: dict[str, Any], clause: str) -> list[Target]:
-    out = []
-    for s in meta["sections"]:
-        for cid, start, end in s.get("clauses", []):
-            if cid == clause:
-                out.append(Target(meta["id"], s["path"], cid, start, end))
-    return out
+def all_clause_ids(meta: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(cid for s in meta["sections"] for cid, _a, _b in s.get("clauses", [])))
 
 
-def _suffix_targets(meta: dict[str, Any], clause: str) -> list[Target]:
-    """«п. 13» when the document numbers it «Требования п. 13»: accept a unique longer id ending the same."""
+def _closest(meta: dict[str, Any], clause: str) -> str:
+    close = difflib.get_close_matches(clause, all_clause_ids(meta), n=5, cutoff=0.5)
+    return f" Closest: {', '.join(close)}." if close else ""
+
+
+def _clause_targets(meta: dict[str, Any], clause: str) -> list[Target]:
+    exact = [
+        Target(meta["id"], s["path"], cid, a, b)
+        for s in meta["sections"]
+        for cid, a, b in s.get("clauses", [])
+        if cid == clause
+    ]
+    if exact:
+        return exact
+    lone = f" {grammar.paragraph_id(1)}"
+    if clause.endswith(lone):
+        # A one-paragraph clause is its own «абз. 1»: no paragraph ids were written for it.
+        parent = clause.removesuffix(lone)
+        ids = all_clause_ids(meta)
+        if parent in ids and not any(cid.startswith(parent + " ") for cid in ids):
+            return _clause_targets(meta, parent)
+    # «п. 13» when the document numbers it «Требования п. 13»: accept a unique longer id ending the same.
     hits = [
         Target(meta["id"], s["path"], cid, a, b)
         for s in meta["sections"]
@@ -118,47 +199,116 @@ def _suffix_targets(meta: dict[str, Any], clause: str) -> list[Target]:
     return hits if len({t.clause for t in hits}) == 1 else []
 
 
-def all_clause_ids(meta: dict[str, Any]) -> list[str]:
-    return list(dict.fromkeys(cid for s in meta["sections"] for cid, _a, _b in s.get("clauses", [])))
+def _group_ids(section: dict[str, Any], english: bool) -> set[str]:
+    """Clause ids of the headings a section sits under («гл. 3», «разд. II») and its own."""
+    ids = {str(section.get("clause", ""))}
+    for text in section.get("groups", []):
+        for kind in grammar.HEADINGS:
+            if m := kind.heading.match(str(text)):
+                ids.add(grammar.heading_clause_id(kind.name, m.group(1) or "", english=english))
+                break
+    return ids
 
 
-def resolve(root: Path, ref: str, commit: str) -> list[Target]:
-    """Every span ``ref`` points to at ``commit``; CitationError (with the closest refs) when none."""
+def _ambiguity(meta: dict[str, Any], targets: list[Target]) -> str:
+    """A note when one clause id labels places in unrelated sections (a build defect, e.g. list items)."""
+    if len(targets) <= 1:
+        return ""
+    by_path = {s["path"]: str(s.get("clause", "")) for s in meta["sections"]}
+    owners = {by_path.get(t.path, "") for t in targets}
+    order = {s["path"]: n for n, s in enumerate(meta["sections"])}
+    places = sorted(order.get(t.path, -1) for t in targets)
+    # Consecutive sections under one clause are the pieces of a split article (or an appendix and its
+    # subsections); the same label in scattered places is two different things.
+    if len(owners) == 1 and next(iter(owners)) and places == list(range(places[0], places[0] + len(places))):
+        return ""
+    return (
+        f"{meta['id']} labels {len(targets)} places «{targets[0].clause}» in different sections "
+        f"({', '.join(sorted(o or '—' for o in owners)[:4])}): the label is ambiguous in this document's structure."
+    )
+
+
+def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> Resolution:
+    """Read ``ref`` completely at ``commit``; CitationError (naming what was not understood) otherwise."""
     ref = ref.strip()
     if not ref:
         raise CitationError("Empty reference: give a section path or a citation such as «152-ФЗ ст. 12 ч. 3».")
     metas = metas_at(root, commit)
     if ref.startswith("docs/"):
         return _resolve_path(metas, ref, commit)
-    meta = find_document(metas, ref)
+    meta, others, note = find_document(metas, ref, as_of)
     if meta is None:
         known = ", ".join(sorted(m["id"] for m in metas)[:30])
         raise CitationError(f"No document on the shelf matches {ref!r}. Documents: {known}.")
-    clause = canonical_clause(_without_id(ref, meta["id"]), {s.get("part", "") for s in meta["sections"]})
-    if not clause:  # the document as a whole
-        return [Target(meta["id"], s["path"], "", 0, 1 << 62) for s in meta["sections"]]
-    targets = _targets(meta, clause) or _suffix_targets(meta, clause)
-    if not targets:
-        close = difflib.get_close_matches(clause, all_clause_ids(meta), n=5, cutoff=0.5)
-        hint = f" Closest: {', '.join(close)}." if close else ""
-        raise CitationError(f"{meta['id']} has no clause «{clause}» (read from {ref!r}).{hint}")
-    return targets
+    english = meta.get("language") == "en"
+    rest = _without_id(ref, _matched_key(meta, ref))
+    parsed = grammar.parse_citation(rest, english=english, names=_parts(meta))
+    problems = []
+    if parsed.unread:
+        problems.append(f"not understood: «{' '.join(parsed.unread)}»")
+    if parsed.repeated:
+        problems.append(f"names more than one place: «{', '.join(parsed.repeated)}»")
+    clause = parsed.clause(slots=frozenset(grammar.CITE_ORDER) - grammar.GROUP_SLOTS)
+    if problems:
+        hint = _closest(meta, clause) if clause else ""
+        raise CitationError(
+            f"{meta['id']}: the reference {ref!r} is {'; '.join(problems)}. Cite one clause, e.g. "
+            f"«{meta['id']} {next(iter(all_clause_ids(meta)), '')}».{hint}"
+        )
+    notes = [note] if note else []
+    groups = [parsed.components[s] for s in grammar.CITE_ORDER if s in grammar.GROUP_SLOTS and s in parsed.components]
+    if clause:
+        named = f"{parsed.name} {clause}".strip() if parsed.name else clause
+        targets = _clause_targets(meta, named)
+        if not targets:
+            raise CitationError(f"{meta['id']} has no clause «{named}» (read from {ref!r}).{_closest(meta, named)}")
+        if groups:
+            inside = {s["path"] for s in meta["sections"] if set(groups) <= _group_ids(s, english)}
+            if not any(t.path in inside for t in targets):
+                raise CitationError(f"{meta['id']}: «{named}» is not inside «{' '.join(groups)}» (read from {ref!r}).")
+            targets = [t for t in targets if t.path in inside]
+        if ambiguous := _ambiguity(meta, targets):
+            return Resolution(meta["id"], named, "document", targets, others, [*notes, ambiguous])
+        return Resolution(meta["id"], targets[0].clause, "clause", targets, others, notes)
+    if groups:
+        sections = [s for s in meta["sections"] if set(groups) <= _group_ids(s, english)]
+        if not sections:
+            raise CitationError(
+                f"{meta['id']} has no «{' '.join(groups)}» (read from {ref!r}).{_closest(meta, groups[0])}"
+            )
+        targets = [Target(meta["id"], s["path"], "", 0, WHOLE) for s in sections]
+        return Resolution(meta["id"], " ".join(groups), "section", targets, others, notes)
+    targets = [Target(meta["id"], s["path"], "", 0, WHOLE) for s in meta["sections"]]
+    return Resolution(meta["id"], "", "document", targets, others, notes)
 
 
-def _resolve_path(metas: tuple[dict[str, Any], ...], ref: str, commit: str) -> list[Target]:
-    path, _, clause = ref.partition("#")
+def resolve(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> list[Target]:
+    """Every span ``ref`` points to at ``commit``; CitationError (with the closest refs) when none."""
+    return resolve_ref(root, ref, commit, as_of=as_of).targets
+
+
+def _resolve_path(metas: tuple[dict[str, Any], ...], ref: str, commit: str) -> Resolution:
+    path, _, fragment = ref.partition("#")
     path = safe_path(path)
     for meta in metas:
         for s in meta["sections"]:
             if s["path"] != path:
                 continue
-            if not clause.strip():
-                return [Target(meta["id"], path, s["clause"], 0, 1 << 62)]
-            wanted = canonical_clause(clause, {s.get("part", "")}) or clause.strip()
+            if not fragment.strip():
+                return Resolution(meta["id"], "", "section", [Target(meta["id"], path, s["clause"], 0, WHOLE)])
+            english = meta.get("language") == "en"
+            parsed = grammar.parse_citation(fragment, english=english, names=_parts(meta))
             ids = {cid: (a, b) for cid, a, b in s.get("clauses", [])}
+            if parsed.unread or parsed.repeated or not parsed.components:
+                what = " ".join(parsed.unread + parsed.repeated) or fragment.strip()
+                raise CitationError(
+                    f"{path}: the clause «{fragment.strip()}» is not understood («{what}»). "
+                    f"Clauses there: {', '.join(list(ids)[:8])}."
+                )
+            wanted = f"{parsed.name} {parsed.clause()}".strip()
             for cid in (wanted, f"{s['clause']} {wanted}".strip(), f"{s.get('part', '')} {wanted}".strip()):
                 if cid in ids:
-                    return [Target(meta["id"], path, cid, *ids[cid])]
+                    return Resolution(meta["id"], cid, "clause", [Target(meta["id"], path, cid, *ids[cid])])
             close = difflib.get_close_matches(wanted, list(ids), n=5, cutoff=0.4)
             raise CitationError(f"{path} has no clause «{wanted}». Clauses there: {', '.join(close or list(ids)[:8])}.")
     raise SectionNotFoundError(f"No section {path!r} at commit {commit[:12]}; read the index for paths.", path=path)
