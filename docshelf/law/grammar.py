@@ -231,6 +231,9 @@ class CiteKind:
     spell: str  # format of the clause id component: {0} = group 1, {1} = group 2
 
 
+# «абзац третий пункта 2»: how acts themselves cite paragraphs (1–12; «последний» depends on the text).
+_ORDINALS_1_12 = "перв втор трет четв[её]рт пят шест седьм восьм девят десят одиннадцат двенадцат".split()
+_ORDINAL_STEMS = "|".join(_ORDINALS_1_12)
 _OPEN_Q = "[«\"„“']?"
 _CLOSE_Q = "[»\"”']?"
 _END = r"(?![\w.-]*\w)"  # the number ends here: «ст. 12» but not «ст. 12а»
@@ -252,6 +255,7 @@ CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind("subpoint", re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?)\s*({DECIMAL}){_END}", re.I), "пп. {0}"),
     CiteKind("point", re.compile(rf"(?:п\.?|пункт[а-я]*)\s*({DECIMAL}){_END}", re.I), "п. {0}"),
     CiteKind("paragraph", re.compile(r"(?:абз\.?|абзац[а-я]*)\s*(\d+)(?![\w.])", re.I), "абз. {0}"),
+    CiteKind("paragraph", re.compile(rf"(?:абз\.?|абзац[а-я]*)\s*({_ORDINAL_STEMS})[а-яё]*(?!\w)", re.I), "абз. {0}"),
     CiteKind("section", re.compile(rf"(?:§\s*|section\s+|sect?\.\s*|clause\s+)({SECTION_NUMBER}){_END}", re.I), "§{0}"),
     CiteKind("section", re.compile(r"appendix\s+([A-Z](?:\.\d+)+)(?![\w.])", re.I), "§{0}"),
     CiteKind("appendix", re.compile(r"appendix\s+([A-Z])(?![\w.])", re.I), "Appendix {0}"),
@@ -367,5 +371,8 @@ def _spell(kind: CiteKind, m: re.Match[str], english: bool) -> str:
         return m.group(1) + (f"({m.group(2)})" if m.group(2) else "")
     if kind.slot == "annex":
         return annex_id(m.group(1))
+    if kind.slot == "paragraph" and not m.group(1).isdigit():
+        stem = m.group(1).casefold().replace("ё", "е")
+        return paragraph_id(next(n for n, p in enumerate(_ORDINALS_1_12, 1) if re.fullmatch(p.replace("ё", "е"), stem)))
     groups = [g or "" for g in m.groups()]
     return kind.spell.format(*groups).strip()

@@ -1,0 +1,172 @@
+"""A reference is read completely or refused; editions of one act resolve to the one in force.
+
+Two editions of a small Markdown law on a real Git shelf: the 2024 edition rewords ст. 2 ч. 1.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from docshelf.build.pipeline import DocOptions
+from docshelf.errors import CitationError
+from docshelf.shelf import gitrepo
+from docshelf.shelf import store as shelf
+from docshelf.text.citations import _ambiguity, resolve_ref
+from docshelf.text.verify import verify_quote
+
+_LAW = """# О проверочных данных
+
+## Глава 1. Общие положения
+
+### Статья 1. Предмет
+
+1. Настоящий закон регулирует отношения, связанные с обработкой проверочных данных.
+
+Действие закона распространяется на всех операторов проверочных данных.
+
+2. Оператор вправе поручить обработку проверочных данных другому лицу.
+
+## Глава 2. Обязанности
+
+### Статья 2. Обязанности оператора
+
+1. Оператор обязан {duty} по требованию субъекта проверочных данных.
+
+2. Оператор обязан уведомить уполномоченный орган о начале обработки данных.
+{more}"""
+# Enough articles that the law is split into sections (a short document stays one file).
+_MORE = "".join(
+    f"\n### Статья {n}. Порядок {n}\n\n1. Порядок номер {n} устанавливается уполномоченным органом "
+    + "и применяется " * 40
+    + "\n"
+    for n in range(3, 12)
+)
+_OLD_DUTY = "сообщить сведения в течение тридцати дней"
+_NEW_DUTY = "сообщить сведения в течение десяти рабочих дней"
+
+
+@pytest.fixture(scope="module")
+def editions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    base = tmp_path_factory.mktemp("citations")
+    root = shelf.init(base / "shelf")
+    quiet = lambda _m: None  # noqa: E731
+    old, new = base / "law-2020.md", base / "law-2024.md"
+    old.write_text(_LAW.format(duty=_OLD_DUTY, more=_MORE), encoding="utf-8")
+    new.write_text(_LAW.format(duty=_NEW_DUTY, more=_MORE), encoding="utf-8")
+    shelf.add(root, [old], DocOptions("", "laws", "999-ФЗ", edition={"valid_to": "2024-01-31"}), progress=quiet)
+    new_id = "999-ФЗ (ред. 01.02.2024)"
+    shelf.add(root, [new], DocOptions("", "laws", new_id, edition={"valid_from": "2024-02-01"}), progress=quiet)
+    return root, gitrepo.resolve(root)
+
+
+def test_the_edition_in_force_is_chosen_and_the_other_named(editions: tuple[Path, str]) -> None:
+    root, commit = editions
+    today = resolve_ref(root, "ФЗ-999 ст. 2 ч. 1", commit)
+    assert (today.doc_id, today.clause, today.level) == ("999-ФЗ (ред. 01.02.2024)", "ст. 2 ч. 1", "clause")
+    assert today.candidates == ["999-ФЗ"]
+    assert "in force" in today.notes[0]
+    back_then = resolve_ref(root, "ФЗ-999 ст. 2 ч. 1", commit, as_of=date(2023, 6, 1))
+    assert (back_then.doc_id, back_then.candidates) == ("999-ФЗ", ["999-ФЗ (ред. 01.02.2024)"])
+
+
+def test_an_edition_named_in_full_is_not_ambiguous(editions: tuple[Path, str]) -> None:
+    root, commit = editions
+    res = resolve_ref(root, "999-ФЗ (ред. 01.02.2024) ст. 1 ч. 2", commit)
+    assert (res.doc_id, res.candidates, res.notes) == ("999-ФЗ (ред. 01.02.2024)", [], [])
+
+
+@pytest.mark.parametrize(
+    ("ref", "named"),
+    [
+        ("999-ФЗ ст. 1 nonsense", "«nonsense»"),
+        ("999-ФЗ ст. 1 и 2", "«и 2»"),
+        ("999-ФЗ ст. 1 ст. 2", "more than one place"),
+        ("999-ФЗ раздел 2 what", "«what»"),
+    ],
+)
+def test_a_reference_with_unread_parts_is_refused(editions: tuple[Path, str], ref: str, named: str) -> None:
+    root, commit = editions
+    with pytest.raises(CitationError, match=named):
+        resolve_ref(root, ref, commit)
+    check = verify_quote(root, "Настоящий закон регулирует отношения, связанные с обработкой", ref, at=commit)
+    assert check.verdict == "unknown_ref"
+    assert named.strip("«»") in check.message
+
+
+def test_levels(editions: tuple[Path, str]) -> None:
+    root, commit = editions
+    assert resolve_ref(root, "999-ФЗ (ред. 01.02.2024)", commit).level == "document"
+    chapter = resolve_ref(root, "999-ФЗ (ред. 01.02.2024) гл. 2", commit)
+    assert (chapter.level, chapter.clause) == ("section", "гл. 2")
+    assert [t.path.rsplit("/", 1)[1][:12] for t in chapter.targets][:2] == ["003-statia-2", "004-statia-3"]
+    assert len(chapter.targets) == 10 and not any("statia-1-" in t.path for t in chapter.targets)
+    path = resolve_ref(root, "999-ФЗ (ред. 01.02.2024) ст. 1", commit).targets[0].path
+    assert resolve_ref(root, path, commit).level == "section"
+    assert resolve_ref(root, f"{path}#ч. 2", commit).level == "clause"
+    with pytest.raises(CitationError, match="not understood"):
+        resolve_ref(root, f"{path}#ч. 2 bogus", commit)
+
+
+def test_a_chapter_beside_an_article_must_hold_it(editions: tuple[Path, str]) -> None:
+    root, commit = editions
+    assert resolve_ref(root, "999-ФЗ (ред. 01.02.2024) гл. 1 ст. 1 ч. 1", commit).clause == "ст. 1 ч. 1"
+    with pytest.raises(CitationError, match="not inside «гл. 2»"):
+        resolve_ref(root, "999-ФЗ (ред. 01.02.2024) гл. 2 ст. 1", commit)
+
+
+def test_paragraphs_resolve(editions: tuple[Path, str]) -> None:
+    root, commit = editions
+    second = "Действие закона распространяется на всех операторов проверочных данных."
+    check = verify_quote(root, second, "999-ФЗ (ред. 01.02.2024) абз. 2 ч. 1 ст. 1", at=commit)
+    assert (check.verdict, check.level, check.clause) == ("ok", "clause", "ст. 1 ч. 1 абз. 2")
+    first = verify_quote(root, second, "999-ФЗ (ред. 01.02.2024) ст. 1 ч. 1 абз. 1", at=commit)
+    assert first.verdict == "wrong_clause"
+    lone = resolve_ref(root, "999-ФЗ (ред. 01.02.2024) ст. 1 ч. 2 абз. 1", commit)  # a one-paragraph part
+    assert lone.clause == "ст. 1 ч. 2"
+    with pytest.raises(CitationError, match="no clause «ст. 1 ч. 2 абз. 2»"):
+        resolve_ref(root, "999-ФЗ (ред. 01.02.2024) ст. 1 ч. 2 абз. 2", commit)
+
+
+def test_ok_says_what_was_proven(editions: tuple[Path, str]) -> None:
+    root, commit = editions
+    quote = "Оператор обязан уведомить уполномоченный орган о начале обработки данных."
+    clause = verify_quote(root, quote, "999-ФЗ (ред. 01.02.2024) ст. 2 ч. 2", at=commit)
+    assert (clause.verdict, clause.level, clause.message) == (
+        "ok",
+        "clause",
+        "The quote is verbatim in the cited clause.",
+    )
+    document = verify_quote(root, quote, "999-ФЗ (ред. 01.02.2024)", at=commit)
+    assert (document.verdict, document.level) == ("ok", "document")
+    assert "document level only" in document.message and "ст. 2 ч. 2" in document.message
+    assert "in the cited clause" not in document.message
+
+
+def test_wrong_clause_across_editions_names_the_edition(editions: tuple[Path, str]) -> None:
+    root, commit = editions
+    quote = f"Оператор обязан {_NEW_DUTY} по требованию субъекта"
+    check = verify_quote(root, quote, "999-ФЗ ст. 2 ч. 1", at=commit, as_of=date(2023, 6, 1))
+    assert check.verdict == "wrong_clause"
+    assert check.message.startswith("Verbatim in 999-ФЗ (ред. 01.02.2024), ст. 2 ч. 1 (another edition")
+    assert "not in the cited 999-ФЗ ст. 2 ч. 1" in check.message
+
+
+def test_a_label_used_in_scattered_sections_is_ambiguous() -> None:
+    from docshelf.text.citations import Target
+
+    meta = {
+        "id": "NIST SP 800-00",
+        "sections": [
+            {"path": "a.md", "clause": "§1"},
+            {"path": "b.md", "clause": "§4.1"},
+            {"path": "c.md", "clause": "§4.2"},
+            {"path": "d.md", "clause": "§4.2"},
+        ],
+    }
+    scattered = [Target("x", "a.md", "§1", 0, 5), Target("x", "c.md", "§1", 0, 5)]
+    assert "ambiguous" in _ambiguity(meta, scattered)
+    pieces = [Target("x", "c.md", "§4.2", 0, 5), Target("x", "d.md", "§4.2", 0, 5)]  # one split section
+    assert _ambiguity(meta, pieces) == ""
