@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
-from test_server_support import free_port, git, http_server, write_launcher  # noqa: E402
+from server_support import free_port, git, http_server, write_launcher  # noqa: E402
 
 from docshelf.demo.walk import build_demo_shelf  # noqa: E402
 from docshelf.server.app import create_server  # noqa: E402

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from test_server_support import (
+from server_support import (
     SCHEMA_KEYS,
     TOOL_NAMES,
     child_env,

@@ -5,11 +5,12 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
 from mcp import Client
-from test_server_support import doc_path, git, make_small_shelf, make_version
+from server_support import doc_path, git, make_small_shelf, make_version
 
 from docshelf.errors import ShelfError, UnknownCommitError
 from docshelf.server.app import create_server
@@ -70,24 +71,40 @@ def test_pin_refuses_option_like_refs(small: Path) -> None:
         Pin.at(small).resolve("-1")
 
 
+class CountingFollower(Follower):
+    """A follower that numbers its steps and remembers which one first moved the pin."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.started = 0
+        self.moved_at: int | None = None
+
+    def step(self) -> bool:
+        self.started += 1
+        number = self.started
+        moved = super().step()
+        if moved and self.moved_at is None:
+            self.moved_at = number
+        return moved
+
+
 @pytest.mark.anyio
-async def test_a_new_commit_is_served_within_the_interval(small: Path) -> None:
-    interval = 0.3
+async def test_a_new_commit_is_served_from_the_next_tick(small: Path) -> None:
+    """Counted in ticks, not seconds: the first step that starts after the commit serves it."""
     pin = Follower.start_pin(small, "main")
-    follower = Follower(small, "main", pin, interval=interval, log=lambda _m: None)
+    follower = CountingFollower(small, "main", pin, interval=0.3, log=lambda _m: None)
     async with anyio.create_task_group() as tg, Client(create_server(small, pin=pin, audit=None)) as client:
         tg.start_soon(follower.run)
         first = (await client.call_tool("read_index", {})).structured_content["commit"]
         new = await anyio.to_thread.run_sync(make_version, small, "V2")
-        t0 = time.monotonic()
-        seen = first
-        while seen != new and time.monotonic() - t0 < 10:  # bounded
+        before = follower.started  # steps that began before the commit was complete
+        seen, deadline = first, time.monotonic() + 60  # a guard against hanging, not a measure
+        while seen != new and follower.started <= before + 3 and time.monotonic() < deadline:
             await anyio.sleep(0.05)
             seen = (await client.call_tool("read_index", {})).structured_content["commit"]
-        elapsed = time.monotonic() - t0
         tg.cancel_scope.cancel()
     assert seen == new
-    assert elapsed < interval + 2.0  # one tick, plus a fetch and a read on a busy machine
+    assert follower.moved_at is not None and follower.moved_at <= before + 1
 
 
 @pytest.mark.anyio

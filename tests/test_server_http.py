@@ -13,8 +13,7 @@ import pytest
 from click.testing import CliRunner
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from starlette.applications import Starlette
-from test_server_support import (
+from server_support import (
     SCHEMA_KEYS,
     free_port,
     http_server,
@@ -22,6 +21,7 @@ from test_server_support import (
     read_lines,
     write_launcher,
 )
+from starlette.applications import Starlette
 
 from docshelf.errors import ServeError
 from docshelf.server.app import create_server

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import TOOL_NAMES, free_port, http_server, make_small_shelf, read_lines, write_launcher
+from server_support import TOOL_NAMES, free_port, http_server, make_small_shelf, read_lines, write_launcher
 
 from docshelf.server.auth import add_token
 from docshelf.shelf import gitrepo

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from test_server_support import TOOL_NAMES, doc_path, git, make_small_shelf
+from server_support import TOOL_NAMES, doc_path, git, make_small_shelf
 
 from docshelf.server.app import create_server
 from docshelf.server.pin import Pin
