@@ -19,6 +19,7 @@ from docshelf.cliopts import SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
 from docshelf.errors import DocShelfError
 from docshelf.law import editions
+from docshelf.results import QuoteReport
 from docshelf.shelf import check as check_mod
 from docshelf.shelf import reader
 from docshelf.shelf import store as shelf
@@ -32,6 +33,7 @@ def _date(text: str | None) -> date | None:
 
 
 def _emit(data: dict[str, Any], as_json: bool, text: str) -> None:
+    """Print ``text``, or with ``--json`` the result's ``to_dict()`` (what the MCP tool returns as structured)."""
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
@@ -273,14 +275,15 @@ def verify_quote_cmd(
         items = [json.loads(line) for line in batch if line.strip()]
         result = verify.verify_quotes(root, items, at=at)
         lines = [f"{r.verdict:12} {r.ref}: {r.message}" for r in result.results]
-        _emit(result.to_dict(), as_json, "\n".join([*lines, "PASS" if result.passed else "FAIL"]) + "\n")
+        report = QuoteReport.of(result)  # what the verify_quote tool returns for the same batch
+        _emit(report.to_dict(), as_json, "\n".join([*lines, "PASS" if result.passed else "FAIL"]) + "\n")
         if strict and not result.passed:
             raise DocShelfError(f"{len(result.results) - result.counts.get('ok', 0)} quote(s) not verified")
         return
     if quote is None or not ref:
         raise click.UsageError("give QUOTE and --ref, or --batch FILE")
     check = verify.verify_quote(root, quote, ref, at=at)
-    _emit(check.to_dict(), as_json, verify.describe(check.to_dict()))
+    _emit(QuoteReport.of(check).to_dict(), as_json, verify.describe(check.to_dict()))
     if strict and check.verdict != "ok":
         raise DocShelfError(f"quote not verified: {check.verdict}")
 

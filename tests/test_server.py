@@ -238,14 +238,82 @@ def test_cli_and_mcp_give_the_same_answers(demo: Path, section: str) -> None:
         mcp, "search", {"query": "обезличивание тестовых данных"}
     )
     for quote, ref in [(QUOTE, "999-ФЗ ст. 3 ч. 2"), (QUOTE.replace("обязан", "вправе"), "999-ФЗ ст. 3 ч. 2")]:
-        via_cli = cli("verify-quote", quote, "--ref", ref)
-        via_mcp = anyio.run(mcp, "verify_quote", {"quote": quote, "ref": ref})
-        assert {k: v for k, v in via_mcp.items() if v is not None and k not in ("passed", "counts", "results")} == {
-            k: v for k, v in via_cli.items() if v is not None
-        }
+        assert cli("verify-quote", quote, "--ref", ref) == anyio.run(mcp, "verify_quote", {"quote": quote, "ref": ref})
+    batch = demo.parent / "batch.jsonl"
+    batch.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in BATCH), encoding="utf-8")
+    assert cli("verify-quote", "--batch", str(batch)) == anyio.run(mcp, "verify_quote", {"items": BATCH})
+
+
+@pytest.mark.anyio
+async def test_every_face_prints_one_declared_model(demo: Path, section: str) -> None:
+    """Each tool's output schema, its structuredContent and `--json` have the keys of one model in docshelf.results."""
+    from click.testing import CliRunner
+
+    from docshelf import cli
+    from docshelf.results import FetchResult, IndexPage, QuoteCheck, QuoteReport, SearchResult
+
+    calls = [
+        ("read_index", {}, ["read-index"], IndexPage),
+        ("fetch", {"path": section}, ["fetch", section], FetchResult),
+        ("search", {"query": "обезличивание"}, ["search", "обезличивание"], SearchResult),
+        ("verify_quote", {"quote": QUOTE, "ref": "999-ФЗ ст. 3"}, ["verify-quote", QUOTE, "--ref", "999-ФЗ ст. 3"],
+         QuoteCheck),
+    ]  # fmt: skip
+    async with Client(server_for(demo)) as client:
+        schemas = {t.name: t.output_schema for t in (await client.list_tools()).tools}
+        for tool, args, argv, model in calls:
+            structured = (await client.call_tool(tool, args)).structured_content
+            run = CliRunner().invoke(cli.cli, [*argv, "--shelf", str(demo), "--json"])
+            assert run.exit_code == 0, run.output
+            assert list(json.loads(run.stdout)) == list(structured) == list(model.model_fields), tool
+            published = QuoteReport if tool == "verify_quote" else model
+            assert schemas[tool]["properties"].keys() == published.model_fields.keys()
+            assert all(p.get("description") for p in schemas[tool]["properties"].values()), tool
+        batch = (await client.call_tool("verify_quote", {"items": BATCH})).structured_content
+    assert list(batch) == list(QuoteReport.model_fields)
+
+
+@pytest.mark.anyio
+async def test_one_lookup_of_the_ref_per_call(small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server resolves `at` once and passes the full sha down; the library trusts it without a second lookup."""
+    from click.testing import CliRunner
+
+    from docshelf import cli
+
+    first = gitrepo.resolve(small)
+    git(small, "tag", "v1")
+    make_version(small, "V2")
+    path = doc_path(small)
+    lookups: list[str] = []
+    real = gitrepo._lookup
+
+    def counting(root: Path, ref: str) -> str:
+        lookups.append(ref)
+        return real(root, ref)
+
+    monkeypatch.setattr(gitrepo, "_lookup", counting)
+    calls = [
+        ("fetch", {"path": path}),
+        ("read_index", {}),
+        ("search", {"query": "хранение тестовых данных"}),
+        ("verify_quote", {"quote": "Оператор обязан хранить тестовые данные не более тридцати дней", "ref": "ПТХ"}),
+    ]
+    async with Client(server_for(small)) as client:  # the pin is resolved here, once
+        lookups.clear()
+        for tool, args in calls:
+            for at, expected in (("v1", ["v1"]), (None, []), (first, [])):
+                lookups.clear()
+                res = await client.call_tool(tool, {**args, **({"at": at} if at else {})})
+                assert not res.is_error, res.content
+                assert lookups == expected, (tool, at)
+                assert res.structured_content["commit"] == (first if at else gitrepo.resolve(small))
+    lookups.clear()
+    run = CliRunner().invoke(cli.cli, ["fetch", path, "--shelf", str(small), "--at", "v1", "--json"])
+    assert run.exit_code == 0 and json.loads(run.stdout)["commit"] == first and lookups == ["v1"]
 
 
 QUOTE = "Оператор обязан обеспечивать соблюдение принципов, указанных в части 1 настоящей статьи"
+BATCH = [{"quote": QUOTE, "ref": "999-ФЗ ст. 3 ч. 2"}, {"quote": QUOTE, "ref": "999-ФЗ ст. 4"}]
 
 
 @pytest.mark.anyio

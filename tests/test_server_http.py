@@ -28,8 +28,9 @@ from docshelf.server.app import create_server
 from docshelf.server.audit import AuditLog
 from docshelf.server.auth import TokenFileVerifier, add_token, load_tokens, revoke_tokens
 from docshelf.server.commands import serve, token
-from docshelf.server.httpapp import allowed_hosts_for, create_http_app, is_loopback
+from docshelf.server.httpapp import MAX_BODY_BYTES, allowed_hosts_for, create_http_app, is_loopback
 from docshelf.server.pin import Pin
+from docshelf.server.tools import MAX_QUOTE_CHARS, MAX_REF_CHARS
 from docshelf.shelf import gitrepo
 
 BASE = "http://127.0.0.1:8765"
@@ -152,9 +153,54 @@ async def test_host_origin_and_body_size_are_checked(small: Path, tokens: dict[s
         assert (await hc.post("/mcp", json=body, headers=HEADERS)).status_code == 200
         evil = {**HEADERS, "Origin": "http://evil.example"}
         assert (await hc.post("/mcp", json=body, headers=evil)).status_code == 403
-        big = rpc("tools/call", {"name": "fetch", "arguments": {"path": "x" * (300 * 1024)}})
+        big = rpc("tools/call", {"name": "fetch", "arguments": {"path": "x" * (MAX_BODY_BYTES + 1)}})
         assert (await hc.post("/mcp", json=big, headers=HEADERS)).status_code == 413
         assert (await hc.get("/../../etc/passwd")).status_code == 404
+
+
+def _longest_quote(word: str) -> str:
+    """A quote of exactly MAX_QUOTE_CHARS characters made of ``word`` (the most the tool accepts)."""
+    return ((word + " ") * MAX_QUOTE_CHARS)[:MAX_QUOTE_CHARS]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("word", "ascii_json"),
+    [("слово", False), ("слово", True), ("\U0001f4dc\u0439", True)],
+    ids=["cyrillic-utf8", "cyrillic-escaped", "astral-escaped"],
+)
+async def test_any_quote_the_tool_accepts_passes_the_body_cap(small: Path, word: str, ascii_json: bool) -> None:
+    """The body cap follows the tool limits: the longest quote gets a verdict, never 413, however it is encoded."""
+    app = make_app(small, None, None)
+    quote = _longest_quote(word)
+    call = rpc("tools/call", {"name": "verify_quote", "arguments": {"quote": quote, "ref": "ПТХ " + "я" * 1000}})
+    body = json.dumps(call, ensure_ascii=ascii_json).encode("utf-8")
+    assert len(body) > 256 * 1024  # the fixed 256 KiB cap this replaced refused each of these with 413
+    async with http(app) as hc:
+        r = await hc.post("/mcp", content=body, headers=HEADERS)
+        assert r.status_code == 200, r.text[:300]
+        result = r.json()["result"]
+        assert result["structuredContent"]["verdict"] in {"not_found", "too_short", "unknown_ref"}
+        # One character more is refused by the tool (a tool error the model reads), not by the HTTP layer.
+        call["params"]["arguments"]["quote"] = quote + "я"
+        r = await hc.post("/mcp", content=json.dumps(call, ensure_ascii=ascii_json).encode("utf-8"), headers=HEADERS)
+        assert r.status_code == 200 and r.json()["result"]["isError"]
+
+
+@pytest.mark.anyio
+async def test_a_batch_shares_the_single_call_budget(small: Path) -> None:
+    app = make_app(small, None, None)
+    half = _longest_quote("слово")[: MAX_QUOTE_CHARS // 2]
+    items = [{"quote": half, "ref": "ПТХ"}, {"quote": half, "ref": "ПТХ"}]
+    fits = rpc("tools/call", {"name": "verify_quote", "arguments": {"items": items}})
+    over = rpc("tools/call", {"name": "verify_quote", "arguments": {"items": [*items, {"quote": half, "ref": "ПТХ"}]}})
+    async with http(app) as hc:
+        ok = await hc.post("/mcp", content=json.dumps(fits, ensure_ascii=True).encode("utf-8"), headers=HEADERS)
+        refused = await hc.post("/mcp", content=json.dumps(over, ensure_ascii=True).encode("utf-8"), headers=HEADERS)
+    assert ok.status_code == 200 and ok.json()["result"]["structuredContent"]["counts"]
+    assert refused.status_code == 200 and refused.json()["result"]["isError"]
+    assert "Split the quotes" in refused.json()["result"]["content"][0]["text"]
+    assert MAX_REF_CHARS < MAX_QUOTE_CHARS
 
 
 @pytest.mark.anyio

@@ -184,3 +184,85 @@ def test_paths_outside_the_shelf_are_refused(regulation_shelf: Path, path: str) 
 
     with pytest.raises((PathOutsideShelfError, SectionNotFoundError)):
         reader.fetch(regulation_shelf, path)
+
+
+# --- one Git door ---------------------------------------------------------------------------------
+
+PACKAGE = Path(__file__).resolve().parents[1] / "docshelf"
+GIT_DOOR = PACKAGE / "shelf" / "gitrepo.py"
+_PROCESS_MODULES = {"git", "gitdb", "subprocess", "pty"}
+_PROCESS_CALLS = {"system", "popen", "create_subprocess_exec", "create_subprocess_shell", "spawnv", "execv"}
+
+
+def git_doors(source: str) -> list[str]:
+    """What in ``source`` could reach Git other than through gitrepo: GitPython, processes, a "git" argv."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] in _PROCESS_MODULES]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _PROCESS_MODULES:
+            found.append(f"from {node.module}")
+        elif isinstance(node, ast.Attribute) and node.attr in _PROCESS_CALLS:
+            found.append(f".{node.attr}")
+        elif isinstance(node, ast.Constant) and node.value == "git":
+            found.append('"git"')
+    return found
+
+
+def test_the_door_finder_sees_each_kind_of_door() -> None:
+    for snippet in ("import git", "from git import Repo", "import subprocess", "from subprocess import run",
+                    "os.system('ls')", "asyncio.create_subprocess_exec('x')", "cmd = ['git', 'log']"):  # fmt: skip
+        assert git_doors(snippet), snippet
+    assert git_doors("from docshelf.shelf import gitrepo\ngitrepo.resolve(root)") == []
+
+
+def test_gitrepo_is_the_only_git_door() -> None:
+    doors = {
+        str(path.relative_to(PACKAGE)): found
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != GIT_DOOR and (found := git_doors(path.read_text(encoding="utf-8")))
+    }
+    assert doors == {}
+    assert git_doors(GIT_DOOR.read_text(encoding="utf-8"))  # the door itself is found, so the scan works
+
+
+def test_one_set_of_ref_rules_for_every_caller(regulation_shelf: Path) -> None:
+    from docshelf.errors import UnknownCommitError
+
+    for ref in ("-x", "--output=/tmp/x", "HEAD\x00", "main\nHEAD", "x" * (gitrepo.MAX_REF_CHARS + 1)):
+        with pytest.raises(UnknownCommitError, match="Invalid ref"):
+            gitrepo.resolve(regulation_shelf, ref)
+        with pytest.raises(UnknownCommitError, match="Invalid ref"):
+            reader.fetch(regulation_shelf, "docs/x.md", at=ref)
+    for sha in ("0" * 40, "12" * 20):  # a full sha is trusted only once it has been resolved
+        with pytest.raises(UnknownCommitError, match="Unknown commit"):
+            gitrepo.resolve(regulation_shelf, sha)
+
+
+def test_a_resolved_sha_is_not_looked_up_again(regulation_shelf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lookups: list[str] = []
+    real = gitrepo._lookup
+
+    def counting(root: Path, ref: str) -> str:
+        lookups.append(ref)
+        return real(root, ref)
+
+    monkeypatch.setattr(gitrepo, "_lookup", counting)
+    sha = gitrepo.resolve(regulation_shelf, "main")
+    assert lookups == ["main"]
+    assert gitrepo.resolve(regulation_shelf, sha) == sha and reader.read_index(regulation_shelf, at=sha).commit == sha
+    assert lookups == ["main"]
+    assert gitrepo.resolve(regulation_shelf, sha.upper()) == sha  # not the trusted spelling: looked up
+    assert lookups == ["main", sha.upper()]
+
+
+def test_a_new_branch_is_rolled_back_with_the_work_tree(new_shelf: Path) -> None:
+    before = _state(new_shelf)
+    with pytest.raises(RuntimeError), gitrepo.rollback_on_error(new_shelf, branch="topic", rollback=True):
+        (new_shelf / "index.md").write_text("changed", encoding="utf-8")
+        (new_shelf / "stray.md").write_text("new", encoding="utf-8")
+        assert "* topic" in _git(new_shelf, "branch")
+        raise RuntimeError("the body failed")
+    assert _state(new_shelf) == before

@@ -3,15 +3,14 @@
 Modules:
 
 * ``app``       ``create_server(root, pin=…, audit=…)``: tools, resources, instructions
-* ``tools``     the tool result models and the thin tool functions over ``docshelf.reader``
+* ``tools``     the thin tool functions over the library (result models: ``docshelf.results``)
 * ``pin``       ``Pin``: the commit every request is answered from, swapped atomically
 * ``follow``    ``--follow BRANCH``: fetch and re-pin on an interval
-* ``shelfgit``  the server's own Git access (branch fetch, symlink-refusing file reads)
 * ``audit``     ``AuditLog`` (JSON lines), the audit middleware and ``read_audit``
 * ``auth``      hashed bearer tokens (``add_token``) and the SDK ``TokenVerifier`` over them
 * ``httpapp``   the Starlette app for streamable HTTP (``/mcp`` + ``/healthz``) and uvicorn
 * ``run``       ``serve_shelf``: what ``docshelf serve`` does (checks, pin, audit log, transport)
 * ``commands``  the click commands ``serve``, ``token`` and ``audit`` (the SDK is imported lazily)
 
-Only this package imports the MCP SDK.
+Only this package imports the MCP SDK. Git is reached only through ``docshelf.shelf.gitrepo``.
 """

@@ -1,9 +1,10 @@
 """``create_server``: the shelf as an MCP server — read-only tools, shelf resources, workflow instructions.
 
 The fence, in layers: there are no write tools; every path goes through ``reader.safe_path`` and
-is then looked up in one commit's Git tree (so nothing outside the repository, and nothing of
-the working tree, can be named); refs that start with '-' are refused before Git sees them;
-resource URIs are checked by the SDK's ``ResourceSecurity`` and then the same way as tool paths.
+is then looked up in one commit's Git tree by ``gitrepo.read`` (so nothing outside the repository,
+nothing of the working tree, and no committed symlink can be named); refs that look like options
+are refused by ``gitrepo.check_ref`` before Git sees them; resource URIs are checked by the SDK's
+``ResourceSecurity`` and then the same way as tool paths.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from docshelf.errors import DocShelfError, PathOutsideShelfError, SectionNotFoun
 from docshelf.server import audit as audit_mod
 from docshelf.server.auth import SCOPE
 from docshelf.server.pin import Pin
-from docshelf.server.shelfgit import read_file
 from docshelf.server.tools import READ_ONLY, TOOLS, ContentMode, ShelfAccess
+from docshelf.shelf import gitrepo, reader
 
 SERVER_NAME = "docshelf"
 RESOURCE_TEMPLATE = "shelf://{+path}{?at}"
@@ -97,7 +98,8 @@ def _read_markdown(root: Path, pin: Pin, path: str, at: str | None) -> str:
         audit_mod.note(commit=sha)
         if not path.endswith(".md"):
             raise SectionNotFoundError(f"{path!r} is not a Markdown file of the shelf; resources are *.md files.")
-        rel, data = read_file(root, path, sha)
+        rel = reader.safe_path(path)
+        data = gitrepo.read(root, rel, sha)
         audit_mod.note(paths=[rel])
         return data.decode("utf-8")
     except DocShelfError as exc:

@@ -16,7 +16,7 @@ import anyio
 
 from docshelf.errors import DocShelfError, ShelfError
 from docshelf.server.pin import Pin
-from docshelf.server.shelfgit import branch_tip, check_branch
+from docshelf.shelf import gitrepo
 
 DEFAULT_INTERVAL_S = 30.0
 
@@ -39,25 +39,26 @@ class Follower:
     ) -> None:
         if interval <= 0:
             raise ValueError("interval must be > 0 seconds")
-        self.root, self.branch, self.pin, self.interval, self.log = root, check_branch(branch), pin, interval, log
+        self.root, self.branch = root, gitrepo.check_branch(branch)
+        self.pin, self.interval, self.log = pin, interval, log
         self.failures = 0
 
     @classmethod
     def start_pin(cls, root: Path, branch: str, *, log: Callable[[str], None] = _stderr) -> Pin:
         """The pin to start with: the branch tip after a first fetch, or the last fetched tip if the remote is down."""
-        check_branch(branch)
+        gitrepo.check_branch(branch)
         try:
-            tip = branch_tip(root, branch)
+            tip = gitrepo.branch_tip(root, branch)
         except ShelfError as exc:
             # A Git server outage must not keep the shelf server from restarting on what it already has.
-            tip = branch_tip(root, branch, fetch=False)
+            tip = gitrepo.branch_tip(root, branch, fetch=False)
             log(f"docshelf serve: could not fetch {branch} ({exc}); starting at the last fetched {tip[:12]}")
         return Pin(root, tip, label=f"branch {branch}")
 
     def step(self) -> bool:
         """Fetch and re-pin once; True if the pin moved. Errors are logged, and the pin stays."""
         try:
-            tip = branch_tip(self.root, self.branch)
+            tip = gitrepo.branch_tip(self.root, self.branch)
         except DocShelfError as exc:
             self.failures += 1
             self.log(f"docshelf serve: following {self.branch} failed, still at {self.pin.current[:12]}: {exc}")

@@ -29,9 +29,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docshelf.errors import ServeError
 from docshelf.server.audit import AuditLog, utc_now
+from docshelf.server.tools import MAX_ARGUMENT_CHARS, MAX_BATCH_ITEMS
 
 MCP_PATH = "/mcp"
-MAX_BODY_BYTES = 256 * 1024  # tool arguments are a path, a query or a quote; 256 KiB is generous
+# The body cap follows the tools' argument limits, so every call a tool accepts gets through. A
+# character is at most 12 bytes of JSON: one outside the BMP escaped as a surrogate pair
+# "\ud83d\ude00" (a Cyrillic letter is 2 bytes raw, 6 as "\u0439"). Around the arguments: the
+# JSON-RPC envelope, ``_meta`` and a batch's per-item keys.
+JSON_BYTES_PER_CHAR = 12
+ENVELOPE_BYTES = 64 * 1024 + 64 * MAX_BATCH_ITEMS
+MAX_BODY_BYTES = JSON_BYTES_PER_CHAR * MAX_ARGUMENT_CHARS + ENVELOPE_BYTES  # about 2.5 MB
 MAX_CONNECTIONS = 256  # beyond this uvicorn answers 503 instead of queueing without bound
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 REFUSED = {401, 403, 413, 421}

@@ -2,7 +2,9 @@
 
 A ``Pin`` holds one full sha. A request reads it once (``resolve``) and passes that sha to every
 library call it makes, so each answer comes wholly from one commit even while ``--follow`` swaps
-the pin underneath; the next request sees the new commit.
+the pin underneath; the next request sees the new commit. Refs are checked and resolved by
+``gitrepo.resolve`` under the same rules as the CLI's ``--at``; the library trusts the full sha
+it gets back and does not look it up again.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from docshelf.server.shelfgit import check_ref
 from docshelf.shelf import gitrepo
 
 
@@ -26,8 +27,8 @@ class Pin:
     @classmethod
     def at(cls, root: Path, ref: str | None = None) -> Pin:
         """A pin fixed at ``ref`` (default HEAD), resolved once now."""
-        ref = check_ref(ref) if ref is not None else "HEAD"
-        return cls(root, gitrepo.resolve(root, ref), label=ref)
+        label = ref if ref is not None else "HEAD"
+        return cls(root, gitrepo.resolve(root, label), label=label)
 
     @property
     def current(self) -> str:
@@ -41,7 +42,7 @@ class Pin:
         return old
 
     def resolve(self, at: str | None) -> str:
-        """The sha a request reads: ``at`` resolved in the shelf repository, or the current pin."""
+        """The full sha a request reads: ``at`` resolved in the shelf repository, or the current pin."""
         if at is None or at == "":
             return self.current
-        return gitrepo.resolve(self.root, check_ref(at))
+        return gitrepo.resolve(self.root, at)

@@ -52,7 +52,7 @@ def check_http(host: str, tokens_file: Path | None, allowed_hosts: tuple[str, ..
 
 
 def _pin(root: Path, at: str | None, follow: str | None, say: Say) -> Pin:
-    gitrepo.open_repo(root).close()  # NotAShelfError with its advice, before anything else
+    gitrepo.require_repo(root)  # NotAShelfError with its advice, before anything else
     if follow is not None:
         return Follower.start_pin(root, follow, log=say)
     return Pin.at(root, at)

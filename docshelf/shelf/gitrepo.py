@@ -1,12 +1,28 @@
-"""The only module that talks to Git: commits on build, pinned reads of one commit on serve."""
+"""The only module that runs Git: commits and rollback on build, refs, blobs and trees of one commit on serve.
+
+Nothing else in DocShelf imports GitPython or starts a ``git`` process (a test checks it). The
+rules live here once:
+
+* a ref is checked (``check_ref``) before Git sees it: nothing that looks like an option, no
+  control bytes, at most ``MAX_REF_CHARS``; ``--follow`` takes plain branch names (``check_branch``);
+* ``resolve`` turns a ref into a full sha once; a full sha it has resolved before is trusted as
+  it is (commits never change), so a caller that passes the sha down costs no second lookup;
+* reads take a resolved sha and go to Git objects, never the working tree; a committed symlink is
+  refused, never followed;
+* every ``git`` process runs without prompts, pagers or a terminal, with a timeout when it
+  touches the network.
+"""
 
 from __future__ import annotations
 
 import atexit
 import os
+import re
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +32,17 @@ from gitdb.exc import BadName, BadObject
 
 from docshelf.errors import NotAShelfError, PathOutsideShelfError, SectionNotFoundError, ShelfError, UnknownCommitError
 
-_ENV = {"GIT_TERMINAL_PROMPT": "0"}
+# No prompts, no pager (credential helpers still work).
+_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "SSH_ASKPASS": "", "GIT_PAGER": "cat"}
 _SYMLINK_MODE = 0o120000
+MAX_REF_CHARS = 256
+FETCH_TIMEOUT_S = 60.0
+_FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
+_NULL_SHA = "0" * 40
+_BRANCH_CHARS = re.compile(r"^[^\x00-\x20\x7f~^:?*\[\\]+$")
+_TRUSTED_MAX = 4096  # resolved shas remembered (per shelf root); each is a few dozen bytes
+_trusted: OrderedDict[tuple[Path, str], None] = OrderedDict()
+_trusted_lock = threading.Lock()
 _CACHED = 4  # repositories kept open per thread (each holds two `git cat-file` processes)
 _local = threading.local()
 
@@ -31,7 +56,7 @@ def _reader(root: Path) -> git.Repo:
     cache: OrderedDict[Path, git.Repo] = getattr(_local, "repos", None) or OrderedDict()
     _local.repos = cache
     key = root.resolve()
-    repo = cache.pop(key, None) or open_repo(root)
+    repo = cache.pop(key, None) or _open(root)
     cache[key] = repo
     while len(cache) > _CACHED:
         _old, stale = cache.popitem(last=False)
@@ -54,13 +79,18 @@ def init(root: Path) -> None:
         _ensure_identity(repo)
 
 
-def open_repo(root: Path) -> git.Repo:
+def _open(root: Path) -> git.Repo:
     try:
         return git.Repo(root)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
         raise NotAShelfError(
             f"{root} is not a Git repository. Create a shelf with `docshelf init {root}` first."
         ) from exc
+
+
+def require_repo(root: Path) -> None:
+    """NotAShelfError (with its advice) unless ``root`` is a Git repository."""
+    _open(root).close()
 
 
 def _ensure_identity(repo: git.Repo) -> None:
@@ -72,19 +102,25 @@ def _ensure_identity(repo: git.Repo) -> None:
             cw.set_value("user", "email", "docshelf@localhost")
 
 
+# --- writing: commits, branches, rollback -------------------------------------------------------
+
+
 def commit(root: Path, message: str, *, branch: str | None = None) -> str:
     """Stage everything under ``root`` (honouring .gitignore) and commit; returns the new sha."""
-    with open_repo(root) as repo:
+    with _open(root) as repo:
         _ensure_identity(repo)
         if branch:
-            checkout_branch(repo, branch)
+            _checkout_branch(repo, branch)
         repo.git.add("--all", env=_ENV)
         if repo.head.is_valid() and not repo.index.diff("HEAD") and not repo.untracked_files:
-            return repo.head.commit.hexsha
-        return repo.index.commit(message).hexsha
+            sha = repo.head.commit.hexsha
+        else:
+            sha = repo.index.commit(message).hexsha
+    _trust(root, sha)
+    return sha
 
 
-def checkout_branch(repo: git.Repo, branch: str) -> None:
+def _checkout_branch(repo: git.Repo, branch: str) -> None:
     if branch.startswith("-"):
         raise ShelfError(f"Invalid branch name {branch!r}: it may not start with '-'.")
     if repo.active_branch.name == branch if not repo.head.is_detached else False:
@@ -94,31 +130,127 @@ def checkout_branch(repo: git.Repo, branch: str) -> None:
 
 
 def is_dirty(root: Path) -> bool:
-    with open_repo(root) as repo:
+    with _open(root) as repo:
         return repo.is_dirty(untracked_files=True)
 
 
+@contextmanager
+def rollback_on_error(root: Path, *, branch: str | None, rollback: bool) -> Iterator[None]:
+    """Run the body on ``branch`` (made if needed); if it fails and ``rollback``, put everything back.
+
+    Back means: the working tree reset to the commit it started from, untracked files removed,
+    the starting branch checked out again, and a branch made for the body deleted.
+
+    Raises:
+        ShelfError: the repository has no commit yet.
+    """
+    with _open(root) as repo:
+        start_branch = None if repo.head.is_detached else repo.active_branch.name
+        if not repo.head.is_valid():
+            raise ShelfError(f"{root} has no commit yet. Create shelves with `docshelf init`, or commit once first.")
+        start = repo.head.commit.hexsha
+        existed = {h.name for h in repo.heads}
+        try:
+            if branch:
+                _checkout_branch(repo, branch)
+            yield
+        except BaseException:
+            if rollback:
+                repo.git.reset("--hard", start)
+                repo.git.clean("-fdq")
+                if start_branch and branch and start_branch != branch:
+                    repo.git.checkout(start_branch)
+                    if branch not in existed:
+                        repo.git.branch("-D", branch)  # a branch made for this body goes too
+            raise
+
+
+# --- refs: one set of rules ----------------------------------------------------------------------
+
+
+def check_ref(ref: str) -> str:
+    """``ref`` if it can only name a revision; refs that look like options or carry control bytes are refused."""
+    if not ref or ref.startswith("-") or len(ref) > MAX_REF_CHARS or any(ord(c) < 0x20 or c == "\x7f" for c in ref):
+        raise UnknownCommitError(f"Invalid ref {ref!r}: give a commit sha, tag or branch name (not starting with '-').")
+    return ref
+
+
+def check_branch(branch: str) -> str:
+    """A plain branch name (what ``--follow`` accepts): no options, no revision syntax, no '..'."""
+    check_ref(branch)
+    if not _BRANCH_CHARS.match(branch) or ".." in branch or branch.endswith((".", "/", ".lock")) or "@{" in branch:
+        raise ShelfError(f"Invalid branch name {branch!r}. Give a branch of the shelf repository, e.g. main.")
+    return branch
+
+
+def _trust(root: Path, sha: str) -> None:
+    key = (root.resolve(), sha)
+    with _trusted_lock:
+        _trusted[key] = None
+        _trusted.move_to_end(key)
+        while len(_trusted) > _TRUSTED_MAX:
+            _trusted.popitem(last=False)
+
+
+def _trusted_sha(root: Path, ref: str) -> bool:
+    if not _FULL_SHA.match(ref):
+        return False
+    with _trusted_lock:
+        return (root.resolve(), ref) in _trusted
+
+
 def resolve(root: Path, ref: str | None = None) -> str:
-    """The full sha of ``ref`` (default HEAD). Refs that look like options are refused."""
-    ref = ref or "HEAD"
-    if ref.startswith("-") or "\x00" in ref:
-        raise UnknownCommitError(f"Invalid ref {ref!r}: give a commit sha, tag or branch name.")
+    """The full sha of ``ref`` (default HEAD), checked by ``check_ref`` first.
+
+    A full sha this process resolved before (or committed) is returned as it is: commits never
+    change, so resolve once and pass the sha down.
+
+    Raises:
+        UnknownCommitError: ``ref`` is malformed or names no commit.
+    """
+    ref = check_ref(ref or "HEAD")
+    if _trusted_sha(root, ref):
+        return ref
+    sha = _lookup(root, ref)
+    _trust(root, sha)
+    return sha
+
+
+def _lookup(root: Path, ref: str) -> str:
+    """Ask Git for the commit ``ref`` names (the one place a ref is looked up)."""
     try:
-        return _reader(root).commit(ref).hexsha
+        sha = _reader(root).commit(ref).hexsha
     except (BadName, BadObject, ValueError, git.GitCommandError) as exc:
         raise UnknownCommitError(
             f"Unknown commit or ref {ref!r}. List commits with `docshelf history` or `git log`."
         ) from exc
+    if sha == _NULL_SHA:  # GitPython takes the all-zero sha for a commit without looking
+        raise UnknownCommitError(f"Unknown commit {ref!r}. List commits with `docshelf history` or `git log`.")
+    return sha
+
+
+def _tree(root: Path, at: str) -> Any:
+    """The root tree of commit ``at`` (a resolved sha)."""
+    try:
+        return _reader(root).commit(at).tree
+    except (BadName, BadObject, ValueError) as exc:
+        raise UnknownCommitError(f"Unknown commit {at!r}. Resolve the ref first; list commits with `git log`.") from exc
+
+
+# --- reading one commit --------------------------------------------------------------------------
 
 
 def read(root: Path, path: str, at: str) -> bytes:
-    """The bytes of ``path`` in commit ``at`` (a resolved sha), never from the working tree."""
-    return _read_blob(_reader(root), path, at)
+    """The bytes of ``path`` (shelf-relative, already checked) in commit ``at`` (a resolved sha).
 
+    Never the working tree.
 
-def _read_blob(repo: git.Repo, path: str, at: str) -> bytes:
+    Raises:
+        SectionNotFoundError: no such file at that commit, or it is a folder.
+        PathOutsideShelfError: it is a committed symbolic link (its blob is a path, not shelf text).
+    """
     try:
-        blob = repo.commit(at).tree / path
+        blob = _tree(root, at) / path
     except KeyError as exc:
         raise SectionNotFoundError(
             f"No file {path!r} at commit {at[:12]}. Read the index (`read-index`) for valid paths.",
@@ -129,34 +261,35 @@ def _read_blob(repo: git.Repo, path: str, at: str) -> bytes:
         raise SectionNotFoundError(f"{path!r} is a folder, not a file; read its subindex.md.", path=path, commit=at)
     if blob.mode == _SYMLINK_MODE:
         # A committed symlink's blob is its target path; never serve it as text, never follow it.
-        raise PathOutsideShelfError(f"{path!r} is a symbolic link; the shelf serves only regular files.")
+        raise PathOutsideShelfError(f"{path!r} is a symbolic link, not a shelf file. Use a path from the index.")
     data: bytes = blob.data_stream.read()
     return data
 
 
+def _subtree(root: Path, at: str, prefix: str) -> Any:
+    tree = _tree(root, at)
+    return tree / prefix.rstrip("/") if prefix else tree
+
+
 def list_files(root: Path, at: str, prefix: str = "") -> list[str]:
     """Paths of all files in commit ``at`` under ``prefix``."""
-    tree = _reader(root).commit(at).tree
-    if prefix:
-        try:
-            tree = tree / prefix.rstrip("/")
-        except KeyError:
-            return []
-    return sorted(str(item.path) for item in tree.traverse() if item.type == "blob")  # type: ignore[union-attr]
+    try:
+        tree = _subtree(root, at, prefix)
+    except KeyError:
+        return []
+    return sorted(str(item.path) for item in tree.traverse() if item.type == "blob")
 
 
 def read_tree(root: Path, at: str, prefix: str = "", suffix: str = "") -> dict[str, bytes]:
     """Every file under ``prefix`` ending in ``suffix`` at commit ``at``, read through one repository handle."""
-    tree = _reader(root).commit(at).tree
-    if prefix:
-        try:
-            tree = tree / prefix.rstrip("/")
-        except KeyError:
-            return {}
+    try:
+        tree = _subtree(root, at, prefix)
+    except KeyError:
+        return {}
     return {
-        str(item.path): item.data_stream.read()  # type: ignore[union-attr]
+        str(item.path): item.data_stream.read()
         for item in tree.traverse()
-        if item.type == "blob" and item.mode != _SYMLINK_MODE and str(item.path).endswith(suffix)  # type: ignore[union-attr]
+        if item.type == "blob" and item.mode != _SYMLINK_MODE and str(item.path).endswith(suffix)
     }
 
 
@@ -180,30 +313,39 @@ class Change:
         return asdict(self)
 
 
-def _git(root: Path, *args: str) -> str:
-    with open_repo(root) as repo:
-        # quotepath=off: Cyrillic source names come back as UTF-8, not as octal escapes;
-        # literal pathspecs: a path with * or :( is a path, never a pattern or magic.
-        out: str = repo.git.execute(
-            ["git", "-c", "core.quotepath=off", "--literal-pathspecs", *args], env={"GIT_TERMINAL_PROMPT": "0"}
-        )
-        return out
+def _run(root: Path, *args: str, timeout: float | None = None) -> str:
+    """Run ``git <args>`` in the shelf and return its output; a failure is a ShelfError naming the command."""
+    with _open(root) as repo:
+        try:
+            # quotepath=off: Cyrillic source names come back as UTF-8, not as octal escapes;
+            # literal pathspecs: a path with * or :( is a path, never a pattern or magic.
+            status, out, err = repo.git.execute(
+                ["git", "-c", "core.quotepath=off", "--literal-pathspecs", *args],
+                env=_ENV,
+                kill_after_timeout=timeout,
+                with_exceptions=False,
+                with_extended_output=True,
+            )
+        except (git.CommandError, OSError) as exc:
+            raise ShelfError(f"git {args[0]} could not run in {root}: {exc}. Check that Git is installed.") from exc
+    if status != 0:
+        raise ShelfError(f"git {args[0]} failed in {root}: {str(err).strip()[:300]}. Check the repository and retry.")
+    return str(out)
 
 
 def kind_at(root: Path, commit: str, path: str) -> str | None:
     """``blob``, ``tree`` or None: what ``path`` is at ``commit``."""
-    with open_repo(root) as repo:
-        try:
-            return str((repo.commit(commit).tree / path).type)
-        except KeyError:
-            return None
+    try:
+        return str((_tree(root, commit) / path).type)
+    except KeyError:
+        return None
 
 
 def log(root: Path, paths: list[str], *, follow: bool, limit: int) -> list[Change]:
     """``git log`` of ``paths``, newest first; ``follow`` tracks one file across renames."""
     fmt = f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%an <%ae>{_FIELD}%B{_FIELD}"
     args = ["log", fmt, "--name-status", f"--max-count={limit}", "--encoding=UTF-8"]
-    out = _git(root, *args, *(["--follow"] if follow else []), "--", *paths)
+    out = _run(root, *args, *(["--follow"] if follow else []), "--", *paths)
     changes = []
     for record in out.split(_RECORD)[1:]:
         sha, when, author, message, status = record.split(_FIELD)
@@ -215,5 +357,35 @@ def log(root: Path, paths: list[str], *, follow: bool, limit: int) -> list[Chang
 
 def changed_paths(root: Path, commit_a: str, commit_b: str) -> set[str]:
     """Every path that differs between two commits (both sides of a rename)."""
-    out = _git(root, "diff", "--name-only", "--no-renames", "-z", commit_a, commit_b, "--")
+    out = _run(root, "diff", "--name-only", "--no-renames", "-z", commit_a, commit_b, "--")
     return {p for p in out.split("\x00") if p}
+
+
+# --- following a branch ---------------------------------------------------------------------------
+
+
+def remote_of(root: Path) -> str | None:
+    """The remote ``--follow`` fetches from: ``origin`` if there is one, else the first remote, else None."""
+    remotes = _run(root, "remote", timeout=10.0).split()
+    if not remotes:
+        return None
+    return "origin" if "origin" in remotes else remotes[0]
+
+
+def branch_tip(root: Path, branch: str, *, fetch: bool = True) -> str:
+    """The sha ``branch`` points to now: after a fetch from the remote if the shelf has one, else locally.
+
+    With a remote, the remote-tracking ref ``refs/remotes/<remote>/<branch>`` is updated and read; the
+    local branch and the working tree are left alone (a maintainer may be working in them).
+    """
+    check_branch(branch)
+    remote = remote_of(root)
+    if remote is None:
+        return resolve(root, f"refs/heads/{branch}")
+    tracking = f"refs/remotes/{remote}/{branch}"
+    if fetch:
+        # '--' ends options: the remote and refspec can never be read as flags.
+        refspec = f"+refs/heads/{branch}:{tracking}"
+        _run(root, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", remote, refspec,
+             timeout=FETCH_TIMEOUT_S)  # fmt: skip
+    return resolve(root, tracking)

@@ -1,6 +1,8 @@
 """Pinned reads: the index and sections of one commit, read from Git objects, never the work tree.
 
-These functions are what the CLI read commands and the MCP tools both call.
+These functions are what the CLI read commands and the MCP tools both call; their results are
+declared in ``docshelf.results``. ``at`` may be any ref; a caller that already resolved one passes
+the full sha, which ``gitrepo.resolve`` trusts without a second lookup.
 """
 
 from __future__ import annotations
@@ -9,7 +11,6 @@ import hashlib
 import json
 import posixpath
 import re
-from dataclasses import asdict, dataclass, field
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -18,44 +19,11 @@ from urllib.parse import unquote
 
 from docshelf.errors import PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.editions import fetch_warning, has_edition, meta_status
+from docshelf.results import FetchResult, IndexPage
 from docshelf.shelf import gitrepo
 
 DEFAULT_MAX_CHARS = 20000  # well under the ~25k-token result caps some MCP clients enforce
 _READABLE = re.compile(r"^(?:index\.md|docs/[^\x00]+\.md)$")
-
-
-@dataclass(frozen=True)
-class IndexPage:
-    commit: str
-    path: str
-    text: str
-    sha256: str = ""  # of ``text``: a citation of the index can be re-checked later
-    as_of: str = ""  # the date the statuses are for
-    statuses: list[dict[str, str]] = field(default_factory=list)  # documents not (or no longer) in force
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class FetchResult:
-    commit: str
-    path: str
-    title: str
-    doc_id: str
-    clauses: list[str]
-    pages: list[int]
-    text: str
-    sha256: str  # of the whole section at this commit, so a citation can be re-checked later
-    start: int
-    next_start: int | None
-    total_chars: int
-    edition: dict[str, str] = field(default_factory=dict)
-    status: dict[str, Any] = field(default_factory=dict)  # the edition's status on `as_of`
-    warning: str | None = None  # set when the text is not in force on `as_of`, naming what replaced it
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @lru_cache(maxsize=32)

@@ -224,29 +224,12 @@ def _write_index(root: Path, config: ShelfConfig) -> None:
 @contextmanager
 def _guarded(root: Path, *, commit: bool, branch: str | None) -> Iterator[None]:
     """Put the working tree (and branch) back as it was if the body fails."""
-    with gitrepo.open_repo(root) as repo:
-        if commit and repo.is_dirty(untracked_files=True):
-            raise ShelfError(
-                f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
-            )
-        start_branch = None if repo.head.is_detached else repo.active_branch.name
-        if not repo.head.is_valid():
-            raise ShelfError(f"{root} has no commit yet. Create shelves with `docshelf init`, or commit once first.")
-        start = repo.head.commit.hexsha
-        existed = {h.name for h in repo.heads}
-        try:
-            if branch:
-                gitrepo.checkout_branch(repo, branch)
-            yield
-        except BaseException:
-            if commit:
-                repo.git.reset("--hard", start)
-                repo.git.clean("-fdq")
-                if start_branch and branch and start_branch != branch:
-                    repo.git.checkout(start_branch)
-                    if branch not in existed:
-                        repo.git.branch("-D", branch)  # a branch made for this add goes too
-            raise
+    if commit and gitrepo.is_dirty(root):
+        raise ShelfError(
+            f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
+        )
+    with gitrepo.rollback_on_error(root, branch=branch, rollback=commit):
+        yield
 
 
 __all__ = ["DocShelfError", "add", "init", "metas", "rebuild", "template_dir"]

@@ -37,13 +37,14 @@ import shutil
 import sqlite3
 import tempfile
 from contextlib import closing
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from docshelf.errors import SearchError
 from docshelf.law.editions import has_edition, meta_status
+from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
 from docshelf.text import synonyms
 from docshelf.text.analyzer import ANALYZER_VERSION, STOPWORDS, WORD, index_text, query_tokens, snippet_span
@@ -70,34 +71,6 @@ CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
 """
 Ranked = list[tuple[float, float, int]]  # (score, IDF-weighted coverage, rowid), best first
 Scope = tuple[str, list[str]]  # "SELECT id FROM section WHERE …" restricting rows, and its parameters
-
-
-@dataclass(frozen=True)
-class Hit:
-    path: str
-    title: str
-    doc_id: str
-    clause: str  # the section's clause
-    snippet: str  # original text around the best match, cut at word boundaries
-    score: float
-    pages: list[int]
-    edition: dict[str, str]
-    snippet_clause: str = ""  # the innermost clause holding the snippet («ст. 12 ч. 4 п. 1»), to cite
-    status: str = ""  # the document's edition status on the search's as_of date («in_force», «replaced» …)
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    commit: str
-    query: str
-    mode: str  # exact | prefix | substring | none
-    hits: list[Hit]
-    low_confidence: bool
-    keys: list[str]  # the analysed query
-    note: str = ""  # what was tried, what is missing, when the answer is weak
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -395,7 +368,7 @@ def search(
         # Stable: relevance order stays within each group; texts not in force go last.
         shown = sorted(ranked, key=lambda r: statuses[docs[r[2]]] not in ("", "in_force"))[:limit]
         hits = [
-            replace(_hit(db, rowid, score, concepts, mode, text), status=statuses[docs[rowid]])
+            _hit(db, rowid, score, concepts, mode, text).model_copy(update={"status": statuses[docs[rowid]]})
             for score, _, rowid in shown
         ]
     weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
@@ -406,7 +379,10 @@ def search(
         note += f" No section has these words: {', '.join(c.label for c in absent)}."
     if weak:
         note += " The best hit covers only part of the query: the answer may not be on the shelf."
-    return SearchResult(commit, text, mode, hits, mode != "exact" or weak, keys, note.strip())
+    low = mode != "exact" or weak
+    return SearchResult(
+        commit=commit, query=text, mode=mode, hits=hits, low_confidence=low, keys=keys, note=note.strip()
+    )
 
 
 _NOTES = {
@@ -449,7 +425,8 @@ def _hit(db: sqlite3.Connection, rowid: int, score: float, concepts: list[Concep
     a, b, match = snippet_span(body, wanted, prefix=mode == "prefix", width=SNIPPET_CHARS, needles=needles)
     inner = [c for c in json.loads(clauses) if c[1] <= match < c[2]]
     cite = min(inner, key=lambda c: c[2] - c[1])[0] if inner else clause
-    return Hit(path, title, doc_id, clause, body[a:b], round(score, 4), json.loads(pages), json.loads(edition), cite)
+    return Hit(path=path, title=title, doc_id=doc_id, clause=clause, snippet=body[a:b], score=round(score, 4),
+               pages=json.loads(pages), edition=json.loads(edition), snippet_clause=cite)  # fmt: skip
 
 
 def describe(result: SearchResult) -> str:
