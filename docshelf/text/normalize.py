@@ -127,6 +127,7 @@ _LF_TO_SPACE = {ord("\n"): " "}
 _SPACES = re.compile(r"  ++")
 _PROTECTED_SPLIT = re.compile(f"[{_PROTECTED}]")
 _WORD = re.compile(r"[^\W_]+(?:[-./_][^\W_]+)*+|№")
+WORD = _WORD  # a word of normalized text, for callers that need positions (quote matching)
 _MARKUP_PASSES = 4
 
 

@@ -8,52 +8,43 @@ nearest passage of the cited clause and a word-level diff). Both sides go throug
 "these fragments, in this order, within the clause". Editorial lines (Markdown quotes ``>``:
 publishers' notes, amendment history, DocShelf's own breadcrumb) are not the act's text and never
 match. Never ``ok`` for an altered quote: a changed word, number, negation or modality breaks the
-verbatim match.
+verbatim match; a quote that cuts a number («15» of «15.1») is not verbatim; one that leaves out a
+negation right next to it («допускается …» out of «Не допускается …») is ``not_found`` with that
+negation in the diff (matching itself is :mod:`docshelf.text.quotematch`). A quote is read as typed
+first, then with its ellipses as gaps, each also as one line (a line break is wrapping).
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import heapq
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from docshelf.errors import CitationError, SectionNotFoundError
+from docshelf.errors import CitationError, PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.clauses import blank_editorial
+from docshelf.results import BatchCheck, QuoteCheck
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
-from docshelf.text.citations import Target, resolve
-from docshelf.text.normalize import normalize, normalize_text, words
+from docshelf.text.citations import Resolution, Target, resolve_ref
+from docshelf.text.normalize import Normalized, normalize, normalize_text, words
+from docshelf.text.quotematch import Spot, closest_window, locate, norm_range, word_diff
 
 MIN_WORDS = 6
 MAX_QUOTE_CHARS = 200_000  # longer than any clause DocShelf writes; refused before any work
-_ELLIPSIS = re.compile(r"\[\s*(?:…|\.\.\.)\s*\]|\(\s*(?:…|\.\.\.)\s*\)|…|\.{3,}")
+MAX_REF_CHARS = 1_000  # no citation or section path is longer
+# «…», «...» (not a dot leader of a table of contents), «[…]», «(...)»: fragments in order
+_ELLIPSIS = re.compile(r"\[\s*(?:…|\.\.\.)\s*\]|\(\s*(?:…|\.\.\.)\s*\)|…|(?<!\.)\.\.\.(?!\.)")
+_LINE_BREAKS = re.compile(r"[\n\r\v\f\x85\u2028\u2029]+")
+_BLANK_LINES = re.compile(r"\n[ \n]*\n")  # what an editorial line left blank leaves between two paragraphs
 _CONDITION = re.compile(r"^[,;]?\s*(?:если|за исключением|кроме|при условии|в случае|в том числе|unless|except|if)\b")
-_NEGATION = re.compile(r"(?:^|\s)(?:не|ни|нет|not|no)\s*$")
-
-
-@dataclass(frozen=True)
-class QuoteCheck:
-    """The verdict on one quote; ``match`` is the original text of the shelf, verbatim."""
-
-    commit: str
-    verdict: str  # ok | not_found | wrong_clause | too_short | unknown_ref
-    ref: str
-    quote: str
-    message: str
-    doc_id: str = ""
-    path: str = ""
-    clause: str = ""
-    match: str | None = None
-    partial: bool = False
-    full_sentence: str | None = None
-    found_in: list[dict[str, str]] = field(default_factory=list)
-    closest: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+CLOSEST_WORDS = 300  # a longer quote is compared by its first words: enough to show the difference
+CLOSEST_SECTIONS = 2  # of a multi-section reference, the sections sharing most words with the quote
 
 
 @dataclass(frozen=True)
@@ -61,50 +52,48 @@ class _Law:
     """A section's text with editorial lines blanked out, normalized, with the offset map."""
 
     text: str  # the stored section text
-    norm: Any  # normalize.Normalized of the blanked text
+    blanked: str  # the same with editorial lines turned into spaces (same offsets)
+    norm: Normalized  # of the blanked text
 
 
 @lru_cache(maxsize=512)
 def _law(root: Path, commit: str, path: str) -> _Law:
     text = gitrepo.read(root, path, commit).decode("utf-8")
     blanked = blank_editorial(text)
-    return _Law(text, normalize(blanked))
+    return _Law(text, blanked, normalize(blanked))
 
 
 def _fragments(quote: str) -> list[str]:
     return [f for f in (normalize_text(part) for part in _ELLIPSIS.split(quote)) if f]
 
 
-def _find(norm_text: str, fragments: list[str], lo: int, hi: int) -> list[tuple[int, int]] | None:
-    """Normalized spans of the fragments, in order, whole words only, all inside [lo, hi)."""
-    spans: list[tuple[int, int]] = []
-    pos = lo
-    for frag in fragments:
-        m = re.compile(rf"(?<!\w){re.escape(frag)}(?!\w)").search(norm_text, pos, hi)
-        if m is None:
-            return None
-        spans.append((m.start(), m.end()))
-        pos = m.end()
-    return spans
+def _readings(quote: str) -> list[list[str]]:
+    """The ways to read a quote, literal first: as typed, then its ellipses as gaps; each also as one line.
+
+    «Terms ....5» copied from a contents line is verbatim as it stands. A line break the model put in
+    before «— определение» is wrapping, not a Markdown bullet (normalization drops line-start dashes).
+    """
+    out: list[list[str]] = []
+    for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote)]):
+        whole = normalize_text(text)
+        for fragments in ([whole] if whole else [], _fragments(text)):
+            if fragments and fragments not in out:
+                out.append(fragments)
+    return out
 
 
-def _norm_range(law: _Law, start: int, end: int) -> tuple[int, int]:
-    """The normalized index range that covers original characters [start, end)."""
-    offsets = law.norm.offsets
-    lo = next((i for i, o in enumerate(offsets) if o >= start), len(law.norm.text))
-    hi = next((i for i in range(len(offsets) - 1, -1, -1) if offsets[i] <= end), 0)
-    return lo, max(lo, hi)
+@lru_cache(maxsize=4)
+def _sections(root: Path, commit: str) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Section path -> (document id, the section's entry in its meta) at one commit."""
+    return {s["path"]: (meta["id"], s) for meta in metas_at(root, commit) for s in meta["sections"]}
 
 
 def _innermost(root: Path, commit: str, path: str, a: int, b: int) -> tuple[str, str]:
     """(doc id, deepest clause id) whose span contains original [a, b) in ``path``."""
-    for meta in metas_at(root, commit):
-        for s in meta["sections"]:
-            if s["path"] == path:
-                inside = [(cid, ca, cb) for cid, ca, cb in s.get("clauses", []) if ca <= a and b <= cb]
-                best = min(inside, key=lambda c: c[2] - c[1], default=(s["clause"], 0, 0))
-                return meta["id"], best[0]
-    return "", ""
+    doc_id, s = _sections(root, commit).get(path, ("", {}))
+    inside = [(cid, ca, cb) for cid, ca, cb in s.get("clauses", []) if ca <= a and b <= cb]
+    best = min(inside, key=lambda c: c[2] - c[1], default=(s.get("clause", ""), 0, 0))
+    return doc_id, best[0]
 
 
 def _original(law: _Law, spans: list[tuple[int, int]]) -> tuple[int, int, str]:
@@ -113,113 +102,179 @@ def _original(law: _Law, spans: list[tuple[int, int]]) -> tuple[int, int, str]:
 
 
 def _partial(law: _Law, a: int, b: int) -> tuple[bool, str | None]:
-    """Flag a quote that stops before a condition or starts after a negation of its sentence."""
+    """Flag a quote that stops before a condition of its sentence («…, если иное не предусмотрено»)."""
     text = law.text
     start = max(text.rfind(". ", 0, a), text.rfind("\n", 0, a)) + 1
     ends = [i for i in (text.find(". ", b), text.find("\n", b), len(text)) if i >= 0]
     end = min(ends)
-    before, after = normalize_text(text[start:a]), normalize_text(text[b:end])
-    if _CONDITION.match(after) or _NEGATION.search(before):
+    after = normalize_text(text[b:end])
+    if _CONDITION.match(after):
         return True, text[start : end + 1].strip()
     return False, None
 
 
-def _check_targets(root: Path, commit: str, targets: list[Target], fragments: list[str]) -> QuoteCheck | None:
+def _readable_all(root: Path, commit: str, targets: list[Target]) -> list[Target]:
+    """The targets whose file can be read (a meta may name a missing file or a symbolic link)."""
+    out = []
+    for t in targets:
+        try:
+            _law(root, commit, t.path)
+        except (SectionNotFoundError, PathOutsideShelfError):
+            continue  # `docshelf check` reports the broken meta
+        out.append(t)
+    return out
+
+
+def _readable(root: Path, commit: str, targets: list[Target], fragments: list[str]) -> list[Target]:
+    """The readable targets; of many (a whole document), only those whose text holds the first fragment."""
+    if len(targets) > 1:
+        haystack = _shelf_text(root, commit).by_path  # read once per commit; holds only readable sections
+        return [t for t in targets if fragments[0] in haystack.get(t.path, "")]
+    return _readable_all(root, commit, targets)
+
+
+def _in_targets(root: Path, commit: str, targets: list[Target], fragments: list[str]) -> tuple[Target, Spot] | None:
+    """The first target holding the quote without dropping a negation; else the first that drops one."""
+    dropped: tuple[Target, Spot] | None = None
     for t in targets:
         law = _law(root, commit, t.path)
-        lo, hi = _norm_range(law, t.start, min(t.end, len(law.text)))
-        spans = _find(law.norm.text, fragments, lo, hi)
-        if spans is None:
-            continue
-        a, b, match = _original(law, spans)
-        doc_id, clause = _innermost(root, commit, t.path, a, b)
-        partial, sentence = _partial(law, a, b)
-        return QuoteCheck(commit, "ok", "", "", "The quote is verbatim in the cited clause.", doc_id, t.path,
-                          clause or t.clause, match, partial, sentence)  # fmt: skip
-    return None
+        lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
+        spot = locate(law.norm, law.blanked, fragments, lo, hi)
+        if spot.spans is not None and not spot.negation:
+            return t, spot
+        if spot.spans is not None and dropped is None:
+            dropped = (t, spot)
+    return dropped
+
+
+def _ok(root: Path, commit: str, t: Target, spans: list[tuple[int, int]]) -> QuoteCheck:
+    law = _law(root, commit, t.path)
+    a, b, match = _original(law, spans)
+    doc_id, clause = _innermost(root, commit, t.path, a, b)
+    partial, sentence = _partial(law, a, b)
+    return QuoteCheck(commit=commit, verdict="ok", ref="", quote="", message="The quote is verbatim in the cited "
+                      "clause.", doc_id=doc_id, path=t.path, clause=clause or t.clause, match=match, partial=partial,
+                      full_sentence=sentence)  # fmt: skip
+
+
+def _with_negation(root: Path, commit: str, t: Target, spot: Spot, quote: str) -> dict[str, Any]:
+    """The passage of the cited clause the quote comes from, with the negation it leaves out."""
+    law = _law(root, commit, t.path)
+    assert spot.spans is not None
+    lo, hi = min(spot.spans[0][0], spot.neg_start), max(spot.spans[-1][1], spot.neg_end)
+    words_here = words(law.norm.text[lo:hi])
+    ratio = difflib.SequenceMatcher(None, words_here, words(quote), autojunk=False).ratio()
+    return _passage(root, commit, t, lo, hi, quote, ratio)
+
+
+class _Shelf(NamedTuple):
+    """The normalized law text of every readable section at one commit, end to end: one string to scan."""
+
+    text: str  # sections joined by "\n" (never in normalized text, so no match spans two sections)
+    starts: list[int]  # where each section begins in ``text``
+    paths: list[str]
+    by_path: dict[str, str]
 
 
 @lru_cache(maxsize=4)
-def _shelf_text(root: Path, commit: str) -> tuple[tuple[str, str], ...]:
-    """(path, normalized law text) of every section at one commit: the haystack for «where is it?»."""
-    files = gitrepo.read_tree(root, commit, "docs", ".md")
-    out = []
+def _shelf_text(root: Path, commit: str) -> _Shelf:
+    """The haystack for «where is it?» and for choosing sections of a document to look at closely."""
+    files = gitrepo.read_tree(root, commit, "docs", ".md")  # symbolic links are left out
+    by_path = {}
     for meta in metas_at(root, commit):
         for s in meta["sections"]:
-            text = files[s["path"]].decode("utf-8")
-            out.append((s["path"], normalize_text(blank_editorial(text))))
-    return tuple(out)
+            data = files.get(s["path"])
+            if data is not None:  # a meta naming a missing file: `docshelf check` reports it
+                by_path[s["path"]] = normalize_text(blank_editorial(data.decode("utf-8")))
+    starts, pos = [], 0
+    for norm_text in by_path.values():
+        starts.append(pos)
+        pos += len(norm_text) + 1
+    return _Shelf("\n".join(by_path.values()), starts, list(by_path), by_path)
 
 
 def _elsewhere(root: Path, commit: str, fragments: list[str], skip: set[str]) -> list[dict[str, str]]:
-    """Every other place on the shelf where the quote is verbatim (a cheap scan, offsets only for hits)."""
-    found = []
-    for path, norm_text in _shelf_text(root, commit):
-        if fragments[0] not in norm_text or _find(norm_text, fragments, 0, len(norm_text)) is None:
+    """Every other place on the shelf where the quote is verbatim (one scan of the shelf, offsets only for hits)."""
+    shelf = _shelf_text(root, commit)
+    found: list[dict[str, str]] = []
+    at = shelf.text.find(fragments[0])
+    while at >= 0 and len(found) < 10:
+        k = bisect.bisect_right(shelf.starts, at) - 1
+        path = shelf.paths[k]
+        at = shelf.text.find(fragments[0], shelf.starts[k] + len(shelf.by_path[path]))  # next section on
+        norm_text = shelf.by_path[path]
+        if locate(norm_text, None, fragments, 0, len(norm_text)).spans is None:
             continue
         law = _law(root, commit, path)
-        spans = _find(law.norm.text, fragments, 0, len(law.norm.text))
-        if spans is None:
+        spot = locate(law.norm, law.blanked, fragments, 0, len(law.norm.text))
+        if spot.spans is None or spot.negation:
             continue
-        a, b, match = _original(law, spans)
+        a, b, match = _original(law, spot.spans)
         doc_id, clause = _innermost(root, commit, path, a, b)
         if f"{path}\x00{clause}" not in skip:
             found.append({"doc_id": doc_id, "path": path, "clause": clause, "match": match})
-        if len(found) >= 10:
-            break
     return found
 
 
 def _closest(root: Path, commit: str, targets: list[Target], quote: str) -> dict[str, Any] | None:
-    """The passage of the cited clause nearest to the quote, with a word-level diff."""
-    q_words = words(quote)
+    """The passage of the cited clause nearest to the quote, with a word-level diff (None: no words there)."""
+    q_words = words(quote)[:CLOSEST_WORDS]
+    if len(targets) > 1:  # a document or a chapter: only the sections sharing most words with the quote
+        haystack = _shelf_text(root, commit).by_path
+        wanted = set(q_words)
+        targets = heapq.nlargest(CLOSEST_SECTIONS, (t for t in targets if t.path in haystack),
+                                 key=lambda t: sum(w in haystack[t.path] for w in wanted))  # fmt: skip
     best: tuple[float, Target, int, int] | None = None
-    for t in targets[:20]:
-        text = _law(root, commit, t.path).text
-        spans = [m.span() for m in re.finditer(r"[^\s>#|]\S*", text[t.start : min(t.end, len(text))])]
-        if spans and len(q_words) <= 4 * len(spans):
-            toks = [" ".join(words(text[t.start + a : t.start + b])) for a, b in spans]
-            ratio, i, j = _best_window(q_words, toks)
-            if best is None or ratio > best[0]:
-                best = (ratio, t, t.start + spans[i][0], t.start + spans[j - 1][1])
+    for t in _readable_all(root, commit, targets):
+        law = _law(root, commit, t.path)
+        lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
+        window = closest_window(law.norm, lo, hi, q_words)
+        if window is not None and (best is None or window[0] > best[0]):
+            best = (window[0], t, window[1], window[2])
     if best is None:
         return None
-    ratio, t, a, b = best
-    passage = _law(root, commit, t.path).text[a:b]
-    return {"path": t.path, "clause": t.clause, "text": passage, "similarity": round(ratio, 3),
+    ratio, t, lo, hi = best
+    return _passage(root, commit, t, lo, hi, quote, ratio)
+
+
+def _passage(root: Path, commit: str, t: Target, lo: int, hi: int, quote: str, ratio: float) -> dict[str, Any]:
+    """The ``closest`` record: the act's text of normalized [lo, hi) (no editorial line), its clause, the diff."""
+    law = _law(root, commit, t.path)
+    a, b = law.norm.span(lo, hi)
+    passage = _BLANK_LINES.sub("\n\n", law.blanked[a:b])
+    clause = _innermost(root, commit, t.path, a, b)[1] or t.clause
+    return {"path": t.path, "clause": clause, "text": passage, "similarity": round(ratio, 3),
             "diff": word_diff(quote, passage)}  # fmt: skip
 
 
-def _best_window(q_words: list[str], toks: list[str]) -> tuple[float, int, int]:
-    """(similarity, start, end) of the token window most like the quote: a coarse scan, then a fine one."""
-    n = len(q_words)
-
-    def score(i: int, j: int) -> float:
-        return difflib.SequenceMatcher(None, q_words, " ".join(toks[i:j]).split(), autojunk=False).ratio()
-
-    step = max(1, n // 4)
-    coarse = max(range(0, max(1, len(toks) - n + 1), step), key=lambda i: score(i, i + n))
-    candidates = [
-        (i, j)
-        for i in range(max(0, coarse - step - 2), min(len(toks), coarse + step + 3))
-        for j in range(i + max(1, n - 3), min(len(toks), i + n + 3) + 1)
-    ]
-    i, j = max(candidates, key=lambda ij: score(*ij))
-    return score(i, j), i, j
+def _ok_message(resolution: Resolution, clause: str) -> str:
+    """What an ``ok`` proves, in words: the level, and the clause to cite when it was not the clause itself."""
+    cite = f" Cite the innermost clause: «{resolution.doc_id} {clause}»." if clause else ""
+    if resolution.level == "clause":
+        return "The quote is verbatim in the cited clause."
+    if resolution.level == "section":
+        return f"The quote is verbatim in the cited section; proven at section level, not for a clause.{cite}"
+    why = resolution.notes[-1] if resolution.clause else "the reference names no clause"
+    return f"The quote is verbatim in {resolution.doc_id}; proven at document level only ({why}).{cite}"
 
 
-def word_diff(quote: str, source: str) -> list[dict[str, str]]:
-    """What differs between the quote and the source, word by word («вправе» → «обязан», a dropped «не»)."""
-    q, s = words(quote), words(source)
-    out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, s, q, autojunk=False).get_opcodes():
-        if op != "equal":
-            out.append({"op": op, "source": " ".join(s[i1:i2]), "quote": " ".join(q[j1:j2])})
-    return out
+def _wrong_clause_message(resolution: Resolution, found: list[dict[str, str]]) -> str:
+    where = ", ".join(f"{f['doc_id']} {f['clause']}".strip() for f in found[:3])
+    if found and all(f["doc_id"] in resolution.candidates for f in found):
+        f = found[0]
+        return (
+            f"Verbatim in {f['doc_id']}, {f['clause']} (another edition or format of the cited act), "
+            f"not in the cited {resolution.doc_id} {resolution.clause}".rstrip()
+            + "."
+        )
+    return f"Verbatim, but not in the cited clause: it is in {where}."
 
 
-def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None) -> QuoteCheck:
-    """Check one quote against the clause ``ref`` names, at commit ``at`` (default HEAD)."""
+def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_of: date | None = None) -> QuoteCheck:
+    """Check one quote against the clause ``ref`` names, at commit ``at`` (default HEAD).
+
+    ``as_of`` (default today) picks the edition in force when a citation matches several editions.
+    """
     commit = gitrepo.resolve(root, at)
 
     def verdict(name: str, message: str, **more: Any) -> QuoteCheck:
@@ -233,25 +288,55 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None) -> 
     if n_words < MIN_WORDS:
         return verdict("too_short", f"{n_words} word(s) after normalization; quote at least {MIN_WORDS} words "
                        "so that the match proves something.")  # fmt: skip
+    if len(ref) > MAX_REF_CHARS:
+        return verdict("unknown_ref", f"The reference has {len(ref)} characters; give a section path or a "
+                       "citation such as «152-ФЗ ст. 12 ч. 3».")  # fmt: skip
     try:
-        targets = resolve(root, ref, commit)
-    except (CitationError, SectionNotFoundError) as exc:
+        resolution = resolve_ref(root, ref, commit, as_of=as_of)
+    except (CitationError, SectionNotFoundError, PathOutsideShelfError) as exc:
         return verdict("unknown_ref", str(exc), found_in=_elsewhere(root, commit, fragments, set()))
-    hit = _check_targets(root, commit, targets, fragments)
-    if hit is not None:
-        return replace(hit, ref=ref, quote=quote)
-    found = _elsewhere(root, commit, fragments, {f"{t.path}\x00{t.clause}" for t in targets})
+    cited = resolution.targets
+    read_as: dict[str, Any] = {"candidates": resolution.candidates, "notes": resolution.notes}
+    if len(cited) == 1 and not _readable_all(root, commit, cited):
+        return verdict("unknown_ref", f"The shelf lists {cited[0].path} but cannot read it (missing, or a symbolic "
+                       "link) at this commit; run `docshelf check` on the shelf.", **read_as)  # fmt: skip
+    here: tuple[Target, Spot] | None = None
+    for reading in _readings(quote):
+        spot = _in_targets(root, commit, _readable(root, commit, cited, reading), reading)
+        if spot is not None and (here is None or not spot[1].negation):
+            here, fragments = spot, reading
+        if here is not None and not here[1].negation:
+            break
+    if here is not None and here[1].spans is not None and not here[1].negation:
+        hit = _ok(root, commit, here[0], here[1].spans)
+        message = _ok_message(resolution, hit.clause)
+        return hit.model_copy(
+            update={
+                "ref": ref,
+                "quote": quote,
+                "message": message,
+                "level": resolution.level,
+                "candidates": resolution.candidates,
+                "notes": resolution.notes,
+            }
+        )
+    skip = {f"{t.path}\x00{t.clause}" for t in cited}
+    found = next((f for r in _readings(quote) if (f := _elsewhere(root, commit, r, skip))), [])
     if found:
-        where = ", ".join(f"{f['doc_id']} {f['clause']}".strip() for f in found[:3])
-        return verdict("wrong_clause", f"Verbatim, but not in the cited clause: it is in {where}.", found_in=found)
-    closest = _closest(root, commit, targets, " ".join(fragments))
+        return verdict("wrong_clause", _wrong_clause_message(resolution, found), found_in=found, **read_as)
+    if here is not None:
+        return verdict("not_found", f"The cited clause says «{here[1].negation}» right next to the quoted words: the "
+                       "quote leaves out a negation. Quote it with the negation.",
+                       closest=_with_negation(root, commit, *here, " ".join(fragments)), **read_as)  # fmt: skip
+    closest = _closest(root, commit, cited, " ".join(fragments))
     return verdict("not_found", "Not on the shelf verbatim; see the closest passage of the cited clause and "
-                   "the word differences.", closest=closest)  # fmt: skip
+                   "the word differences.", closest=closest, **read_as)  # fmt: skip
 
 
 def describe(check: dict[str, Any]) -> str:
     """A verdict as plain text for a person or a model (the CLI and the MCP tool both print this)."""
     lines = [f"{check['verdict']}: {check['message']}"]
+    lines += [f"Note: {note}" for note in check.get("notes") or []]
     if check.get("match"):
         lines.append(f"{check['doc_id']} {check['clause']} ({check['path']}): {check['match']}")
     if check.get("partial") and check.get("full_sentence"):
@@ -264,20 +349,6 @@ def describe(check: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@dataclass(frozen=True)
-class BatchCheck:
-    """All quotes of one answer, checked at one commit: the answer passes only if every quote is ``ok``."""
-
-    commit: str
-    passed: bool
-    counts: dict[str, int]
-    results: list[QuoteCheck]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"commit": self.commit, "passed": self.passed, "counts": self.counts,
-                "results": [r.to_dict() for r in self.results]}  # fmt: skip
-
-
 def verify_quotes(root: Path, items: list[dict[str, str]], *, at: str | None = None) -> BatchCheck:
     """The compile step after an answer: every ``{"quote", "ref"}`` checked against the same commit."""
     commit = gitrepo.resolve(root, at)
@@ -285,4 +356,5 @@ def verify_quotes(root: Path, items: list[dict[str, str]], *, at: str | None = N
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
-    return BatchCheck(commit, bool(results) and all(r.verdict == "ok" for r in results), counts, results)
+    passed = bool(results) and all(r.verdict == "ok" for r in results)
+    return BatchCheck(commit=commit, passed=passed, counts=counts, results=results)
