@@ -15,6 +15,9 @@ from docshelf.shelf import gitrepo, reader
 from docshelf.shelf import store as shelf
 from docshelf.text import search
 from docshelf.text.evaluate import evaluate, load_queries
+from docshelf.text.normalize import words
+from docshelf.text.snippets import best_snippet
+from docshelf.text.verify import verify_quote
 
 REPO = Path(__file__).resolve().parents[1]
 PD_LAW = """# О персональных данных
@@ -149,6 +152,72 @@ def test_english_section_number_and_the_clause_to_cite(small: Path) -> None:
     hit = _first(small, "keepalive messages hold timer")
     assert hit.snippet_clause == "§4.4" and "Keepalive messages are exchanged" in hit.snippet
     assert _first(small, "оператор обязан предоставить субъекту информацию").snippet_clause == "ст. 18 ч. 1"
+
+
+def test_the_snippet_is_the_best_sentence_and_its_clause_proves_it(small: Path) -> None:
+    """The match ends part 1; the sentence that answers is part 2: label and text are both part 2."""
+    hit = _first(small, "оператор обязан убедиться в адекватной защите прав субъектов")
+    assert hit.snippet_clause == "ст. 12 ч. 2"
+    assert (
+        hit.snippet
+        == "2. Оператор до начала трансграничной передачи обязан убедиться в адекватной защите прав субъектов."
+    )
+    assert verify_quote(small, hit.snippet, f"{hit.doc_id} {hit.snippet_clause}").verdict == "ok"
+    first = _first(small, "трансграничная передача осуществляется в соответствии с законом")
+    assert first.snippet_clause == "ст. 12 ч. 1" and first.snippet.startswith("1. Трансграничная передача")
+
+
+SNIPPET_TEXT = (
+    """# Статья 5. Хранение
+
+> 7-ФЗ · ст. 5 · стр. 2
+
+1. Данные хранятся на стенде. Доступ к стенду предоставляется работникам оператора.
+
+> (В редакции Федерального закона от 01.01.2024 № 1-ФЗ)
+
+2. Передача данных третьим лицам """
+    + "в целях испытаний информационной системы " * 8
+    + """не допускается без согласия оператора.
+
+## 5.1. Уничтожение
+
+По завершении испытаний данные уничтожаются.
+"""
+)
+_PART1, _PART2, _HEADING = (SNIPPET_TEXT.index(t) for t in ("1. Данные", "2. Передача", "## 5.1"))
+SNIPPET_CLAUSES = [
+    ("ст. 5", 0, len(SNIPPET_TEXT)),
+    ("ст. 5 ч. 1", _PART1, _PART2 - 2),
+    ("ст. 5 ч. 2", _PART2, _HEADING - 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("keys", "expected", "clause"),
+    [
+        ([frozenset({"доступ"})], "1. Данные хранятся на стенде. Доступ к стенду предоставляется работникам оператора.",
+         "ст. 5 ч. 1"),
+        ([frozenset({"хран"})], "1. Данные хранятся на стенде. Доступ к стенду предоставляется работникам оператора.",
+         "ст. 5 ч. 1"),
+        ([frozenset({"согласия", "соглас"}), frozenset({"оператор"})], "не допускается без согласия оператора.",
+         "ст. 5 ч. 2"),
+        ([frozenset({"5_1"})], "По завершении испытаний данные уничтожаются.", "ст. 5"),  # the heading names it
+        ([frozenset({"нетслова"})], "1. Данные хранятся на стенде. Доступ к стенду предоставляется работникам "
+         "оператора.", "ст. 5 ч. 1"),  # nothing matches: the opening, never the breadcrumb
+    ],
+)  # fmt: skip
+def test_snippet_units(keys: list[frozenset[str]], expected: str, clause: str) -> None:
+    a, b, found = best_snippet(SNIPPET_TEXT, SNIPPET_CLAUSES, keys, width=300)
+    assert SNIPPET_TEXT[a:b].endswith(expected) and found == clause
+    assert ">" not in SNIPPET_TEXT[a:b] and "·" not in SNIPPET_TEXT[a:b] and "#" not in SNIPPET_TEXT[a:b]
+
+
+def test_a_long_sentence_is_cut_at_spaces_and_keeps_its_negation() -> None:
+    a, b, found = best_snippet(SNIPPET_TEXT, SNIPPET_CLAUSES, [frozenset({"допуска"})], width=120)
+    snippet = SNIPPET_TEXT[a:b]
+    assert "не допускается" in snippet and len(snippet) <= 140 and found == "ст. 5 ч. 2"
+    assert SNIPPET_TEXT[a - 1] == " " and SNIPPET_TEXT[b] in " \n"
 
 
 def test_hit_fields_and_json_shape(small: Path) -> None:
@@ -306,6 +375,44 @@ def corpus(corpus_shelf: Path) -> Path:
 def test_corpus_queries(corpus: Path, query: str, doc_id: str, clause: str) -> None:
     hit = _first(corpus, query)
     assert (hit.doc_id.split(" (")[0], hit.clause) == (doc_id, clause)
+
+
+def _snippet_queries(root: Path, n: int) -> list[str]:
+    """The labelled queries, and words drawn from sampled sentences of every document (seeded)."""
+    import random
+
+    from test_verify_sweep import sample, shelf_sentences
+
+    rng = random.Random(20260402)
+    queries = [str(q["query"]) for q in load_queries(REPO / "bench" / "search_queries.jsonl")]
+    for s in sample(shelf_sentences(root, gitrepo.resolve(root)), n, rng):
+        content = [w for w in s.text.split() if len(w) > 4]
+        if len(content) >= 3:
+            queries.append(" ".join(rng.sample(content, 3)))
+    return queries
+
+
+def test_corpus_snippet_labels_verify(corpus: Path) -> None:
+    """Every hit's snippet lies in its snippet_clause, and that label, copied, proves the snippet."""
+    from test_verify_sweep import known_gap
+
+    commit = gitrepo.resolve(corpus)
+    tables = {s["path"]: s.get("clauses", []) for m in reader.metas_at(corpus, commit) for s in m["sections"]}
+    checked, wrong = 0, []
+    for query in _snippet_queries(corpus, 150):
+        for hit in search.search(corpus, query).hits:
+            text = reader.fetch(corpus, hit.path, at=commit, max_chars=1_000_000).text
+            spans = [(a, b) for cid, a, b in tables[hit.path] if cid == hit.snippet_clause]
+            at = [i for i in range(len(text)) if text.startswith(hit.snippet, i)] if hit.snippet_clause else []
+            assert not hit.snippet_clause or any(a <= i and i + len(hit.snippet) <= b for a, b in spans for i in at)
+            assert hit.snippet and not hit.snippet.startswith((">", "#")), hit
+            if len(words(hit.snippet)) < 6 or known_gap(hit.snippet_clause):
+                continue
+            checked += 1
+            check = verify_quote(corpus, hit.snippet, f"{hit.doc_id} {hit.snippet_clause}".strip(), at=commit)
+            if check.verdict != "ok":
+                wrong.append((query, hit.doc_id, hit.snippet_clause, check.verdict, hit.snippet[:120]))
+    assert checked >= 500 and not wrong, wrong[:10]
 
 
 def test_corpus_measure_identifier(corpus: Path) -> None:

@@ -47,8 +47,9 @@ from docshelf.law.editions import has_edition, meta_status
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
 from docshelf.text import synonyms
-from docshelf.text.analyzer import ANALYZER_VERSION, STOPWORDS, WORD, index_text, query_tokens, snippet_span
+from docshelf.text.analyzer import ANALYZER_VERSION, STOPWORDS, WORD, index_text, query_tokens
 from docshelf.text.normalize import normalize_text
+from docshelf.text.snippets import best_snippet
 from docshelf.text.synonyms import Concept, adjacent_in, found_in, fts_expr
 
 INDEX_DIR = ".docshelf"
@@ -422,9 +423,10 @@ def _hit(db: sqlite3.Connection, rowid: int, score: float, concepts: list[Concep
     shown = [c for c in concepts if not any(set(alt) <= head for alt in c.alts)]
     wanted = [frozenset(k for alt in c.alts for k in alt if k not in STOPWORDS) for c in shown]
     needles = _needles(query) if mode == "substring" else None
-    a, b, match = snippet_span(body, wanted, prefix=mode == "prefix", width=SNIPPET_CHARS, needles=needles)
-    inner = [c for c in json.loads(clauses) if c[1] <= match < c[2]]
-    cite = min(inner, key=lambda c: c[2] - c[1])[0] if inner else clause
+    # The best-matching sentence, widened within its innermost clause: the clause cited proves the snippet.
+    table = [(str(c[0]), int(c[1]), int(c[2])) for c in json.loads(clauses)]
+    a, b, inner = best_snippet(body, table, wanted, prefix=mode == "prefix", needles=needles, width=SNIPPET_CHARS)
+    cite = inner or clause
     return Hit(path=path, title=title, doc_id=doc_id, clause=clause, snippet=body[a:b], score=round(score, 4),
                pages=json.loads(pages), edition=json.loads(edition), snippet_clause=cite)  # fmt: skip
 

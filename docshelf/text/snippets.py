@@ -1,0 +1,197 @@
+"""Search snippets: the sentence of a section that answers the query, and the clause to cite it by.
+
+A section is cut into units: sentences of its paragraphs, list items, table rows (editorial lines —
+DocShelf's breadcrumb, publishers' notes — and headings are not units). The unit covering the most
+query concepts wins (the earliest on a tie; a concept found in a heading counts for the unit after
+it). The snippet is that unit, widened by whole neighbouring units of the same innermost clause while
+it fits the width, or cut at spaces around its first match when the unit alone is too long. So the
+snippet never leaves its clause, and ``verify_quote(snippet, f"{doc_id} {clause}")`` is ``ok``: a
+label copied from a hit proves its text. A negation right next to a cut is taken in, never cut off.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from docshelf.law.clauses import blank_editorial
+from docshelf.text.analyzer import token_spans
+from docshelf.text.normalize import Normalized, normalize
+
+Clause = tuple[str, int, int]  # (id, start, end) of the meta's clause table
+_REF = re.compile(r"^(?:ст|ч|п|гл)_(?=\d)")  # an article key («ст_19») is found by its number alone
+_LINE = re.compile(r"[^\n]+")
+_TABLE_RULE = re.compile(r"^[\s|:-]*$")
+# A sentence ends at . ! ? ; before a capital or a digit, unless the word before the stop is an abbreviation.
+_STOP = re.compile(r"[.!?;](?=\s+[«\"“„(\[]?[A-ZА-ЯЁ0-9])")
+_ABBREVIATIONS = frozenset(
+    "ст ч п пп подп гл разд прил абз г гг т д др см н им ред утв рис табл стр с".split()
+    + "no e.g i.e etc fig sec vol et al".split()
+)
+_WORD_BEFORE = re.compile(r"([^\W_]+(?:\.[^\W_]+)*)$")
+_MIN_UNIT_WORDS = 3  # a shorter piece («1.», «См. ст.») joins the unit after it
+_NEGATION_BEFORE = re.compile(r"(?<![^\W_])(?:не|ни|нет|not|no)(?P<gap>\s+)$", re.I)
+_NEGATION_AFTER = re.compile(r"(?P<gap>\s+)(?P<word>не|ни|нет|not|no)(?![^\W_])", re.I)
+
+
+def _units(text: str, blanked: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Sentence units of the act's text, and the heading lines' text (both as [start, end) offsets)."""
+    units: list[tuple[int, int]] = []
+    headings: list[tuple[int, int]] = []
+    for line in _LINE.finditer(blanked):
+        body = line.group().strip()
+        start = line.start() + len(line.group()) - len(line.group().lstrip())
+        if not body or _TABLE_RULE.match(body):
+            continue
+        if body.startswith("#"):
+            title = body.lstrip("#").lstrip()
+            headings.append((start + len(body) - len(title), start + len(body)))
+            continue
+        if body.startswith("|"):
+            units.append((start, start + len(body)))
+            continue
+        units.extend(_sentences(text, start, start + len(body)))
+    return units, headings
+
+
+def _sentences(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    begin = a
+    for m in _STOP.finditer(text, a, b):
+        before = _WORD_BEFORE.search(text, begin, m.start())
+        if before and before.group(1).casefold() in _ABBREVIATIONS:
+            continue
+        out.append((begin, m.end()))
+        begin = m.end() + len(text[m.end() : b]) - len(text[m.end() : b].lstrip())
+    if begin < b:
+        out.append((begin, b))
+    merged: list[tuple[int, int]] = []
+    for s, e in out:
+        if merged and len(text[merged[-1][0] : merged[-1][1]].split()) < _MIN_UNIT_WORDS:
+            s = merged.pop()[0]
+        merged.append((s, e))
+    return merged
+
+
+def _concept_hits(
+    norm: Normalized, wanted: list[frozenset[str]], prefix: bool, needles: list[str] | None
+) -> list[tuple[int, int]]:
+    """(original offset, concept index) of every word of the text that says one of the query's concepts."""
+    keysets = [ks | {_REF.sub("", k) for k in ks} for ks in wanted]
+    hits = []
+    for start, _end, tok in token_spans(norm.text):
+        for i, keyset in enumerate(keysets):
+            if keyset.intersection(tok.keys) or (prefix and any(k.startswith(w) for k in tok.keys for w in keyset)):
+                hits.append((norm.offsets[start], i))
+    for i, needle in enumerate(needles or []):
+        at = norm.text.find(needle)
+        if at >= 0:
+            hits.append((norm.offsets[at], i))
+    return hits
+
+
+def innermost(clauses: list[Clause], a: int, b: int) -> Clause | None:
+    """The smallest clause of the table whose span holds [a, b)."""
+    inside = [c for c in clauses if c[1] <= a and b <= c[2]]
+    return min(inside, key=lambda c: c[2] - c[1]) if inside else None
+
+
+def best_snippet(
+    text: str,
+    clauses: list[Clause],
+    wanted: list[frozenset[str]],
+    *,
+    prefix: bool = False,
+    needles: list[str] | None = None,
+    width: int = 300,
+) -> tuple[int, int, str]:
+    """``(start, end, clause)``: the snippet's span in ``text`` and the innermost clause holding it ("": none).
+
+    ``wanted`` holds one key set per query concept (analyzer keys); with ``prefix`` a key matches
+    words it begins; ``needles`` are normalized strings found as substrings (the substring fallback).
+    """
+    blanked = blank_editorial(text)
+    units, heading_spans = _units(text, blanked)
+    if not units:  # a section that is only a heading: its title is the text there is
+        units, heading_spans = [h for h in heading_spans if h[0] < h[1]], []
+    if not units:
+        return 0, 0, ""
+    headings = [a for a, _b in heading_spans]
+    starts = [a for a, _b in units]
+    in_unit: list[list[tuple[int, int]]] = [[] for _ in units]  # per unit: (offset, concept)
+    for pos, concept in _concept_hits(normalize(blanked), wanted, prefix, needles):
+        k = bisect.bisect_right(starts, pos) - 1
+        heading = bisect.bisect_right(headings, pos) - 1
+        if heading >= 0 and headings[heading] > (starts[k] if k >= 0 else -1):
+            k = bisect.bisect_left(starts, headings[heading])  # a heading names what follows it
+            if k == len(units):
+                continue
+        elif k < 0 or pos >= units[k][1]:
+            continue
+        in_unit[k].append((max(pos, units[k][0]), concept))
+    best = max(range(len(units)), key=lambda k: (len({c for _p, c in in_unit[k]}), -k))
+    a, b = units[best]
+    home = innermost(clauses, a, b)
+    lo, hi = (home[1], home[2]) if home else (0, len(text))
+    if b - a > width:
+        a, b = _cut(text, a, b, _densest(sorted(in_unit[best]), width * 4 // 5) if in_unit[best] else a, width)
+    else:
+        a, b = _widen(text, units, best, lo, hi, width)
+    a, b = _keep_negations(text, a, b, lo, hi)
+    found = innermost(clauses, a, b)
+    return a, b, found[0] if found else ""
+
+
+def _widen(text: str, units: list[tuple[int, int]], k: int, lo: int, hi: int, width: int) -> tuple[int, int]:
+    """The unit with whole neighbours of the same clause, the next ones first, while the snippet fits."""
+    i = j = k
+    a, b = units[k]
+    grew = True
+    while grew:
+        grew = False
+        for nxt in (j + 1, i - 1):
+            if not 0 <= nxt < len(units):
+                continue
+            na, nb = units[nxt]
+            span = (min(a, na), max(b, nb))
+            gap = text[b:na] if nxt > j else text[nb:a]
+            if lo <= span[0] and span[1] <= hi and span[1] - span[0] <= width and not gap.strip():
+                a, b = span
+                i, j = min(i, nxt), max(j, nxt)
+                grew = True
+                break
+    return a, b
+
+
+def _densest(hits: list[tuple[int, int]], span: int) -> int:
+    """The offset of the hit that starts the ``span`` characters holding the most distinct concepts."""
+    best, at = 0, hits[0][0]
+    for i, (pos, _c) in enumerate(hits):
+        n = len({c for p, c in hits[i:] if p < pos + span})
+        if n > best:
+            best, at = n, pos
+    return at
+
+
+def _cut(text: str, a: int, b: int, hit: int, width: int) -> tuple[int, int]:
+    """A window of about ``width`` characters of the unit [a, b) around ``hit``, cut at spaces."""
+    start = max(a, min(hit - width // 5, b - width))
+    end = min(b, start + width)
+    if start > a:
+        space = text.find(" ", start, hit if hit > start else end)
+        start = space + 1 if space >= 0 else start
+    if end < b:
+        space = text.rfind(" ", max(start, hit), end)
+        end = space if space > start else end
+    return start, end
+
+
+def _keep_negations(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, int]:
+    """Widen a cut that would leave out «не» right before or after it (the snippet would say the opposite)."""
+    before = _NEGATION_BEFORE.search(text, max(lo, a - 12), a)
+    if before and "|" not in before.group("gap"):
+        a = before.start()
+    after = _NEGATION_AFTER.match(text, b, hi)
+    if after and "|" not in after.group("gap") and not ("\n" in after.group("gap") and after["word"][0].isupper()):
+        b = after.end()
+    return a, b
