@@ -102,3 +102,14 @@ def test_word_diff_names_punctuation_when_the_words_agree() -> None:
     assert word_diff("данные (доступ) к ним", "данные, доступ к ним") == [
         {"op": "replace", "source": "данные, доступ", "quote": "данные (доступ)"}
     ]
+
+
+def test_an_ellipsis_is_a_gap_only_where_the_source_has_no_dots_of_its_own() -> None:
+    toc = "Security Restrictions Related to Backward Compatibility ...141 Overview of Security Properties ...149"
+    norm = normalize(toc)
+    altered = [normalize_text("Security Restrictions Related to Backward Compatibility"), "149"]
+    assert locate(norm, toc, altered, 0, len(norm.text)).spans is None
+    law = "Оператор обязан принять меры и в течение 30 дней уведомить орган."
+    norm = normalize(law)
+    gap = [normalize_text("Оператор обязан"), normalize_text("в течение 30 дней уведомить орган.")]
+    assert locate(norm, law, gap, 0, len(norm.text)).spans is not None

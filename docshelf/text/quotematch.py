@@ -30,6 +30,7 @@ _WORD_CHAR = re.compile(r"[^\W_]")
 _JOINERS = "-./_"  # inside one word of normalize.words(): 152-фз, 10.2-1, упд.1
 _WORD_BEFORE = re.compile(r"(?<![^\W_])([^\W_]+) $")  # searched up to a fragment's start
 _WORD_AFTER = re.compile(r" ([^\W_]+)(?![^\W_])")  # matched at a fragment's end
+_OWN_DOTS = re.compile(r" ?\.\.\.")  # dots in the normalized source (NFKC makes «…» three dots)
 _SCREENED = 4  # windows compared in full after the shared-word screen
 _SLACK = 2  # how far the compared windows' ends move around a screened window
 
@@ -98,19 +99,25 @@ def _negation_at(norm: Normalized, original: str, spans: list[tuple[int, int]]) 
 def locate(norm: Normalized | str, original: str | None, fragments: list[str], lo: int, hi: int) -> Spot:
     """Normalized spans of the fragments, in order, inside [lo, hi), and a negation they would drop.
 
-    The first occurrence that drops no negation wins; when every one does, the first comes back with
-    its negation. ``Spot(None)``: not there. With ``original`` None (a plain normalized string, a
-    quick scan) negations are not looked at.
+    Several fragments are the pieces of a quote with ellipses: gaps. A gap where the source has dots
+    of its own («Compatibility ...141» in a table of contents) is no gap: those dots are its text, and
+    what follows them is what the quote must say. The first occurrence that drops no negation wins;
+    when every one does, the first comes back with its negation. ``Spot(None)``: not there. With
+    ``original`` None (a plain normalized string, a quick scan) negations are not looked at.
     """
     text = norm if isinstance(norm, str) else norm.text
     dropped = Spot(None)
     for first in _find(text, fragments[0], lo, hi):
         spans = [first]
         for frag in fragments[1:]:
+            if _OWN_DOTS.match(text, spans[-1][1]):
+                break
             nxt = next(_find(text, frag, spans[-1][1], hi), None)
             if nxt is None:
                 return dropped  # a later start cannot find the rest either
             spans.append(nxt)
+        if len(spans) < len(fragments):
+            continue
         if original is None or isinstance(norm, str):
             return Spot(spans)
         negation = _negation_at(norm, original, spans)
