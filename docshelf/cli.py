@@ -266,14 +266,22 @@ def diff_cmd(rev_a: str, rev_b: str, path: str | None, shelf_dir: Path | None, a
 @click.option("--at", default=None, help="Commit, tag or branch to check against (default: HEAD).")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--check", "strict", is_flag=True, help="Exit 1 unless every quote is ok (for scripts and CI).")
+@AS_OF_OPTION
 def verify_quote_cmd(
-    quote: str | None, ref: str, batch: Any, shelf_dir: Path | None, at: str | None, as_json: bool, strict: bool
+    quote: str | None,
+    ref: str,
+    batch: Any,
+    shelf_dir: Path | None,
+    at: str | None,
+    as_json: bool,
+    strict: bool,
+    as_of: str | None,
 ) -> None:
     """Prove that QUOTE is verbatim in the clause --ref names, or say what is wrong with it."""
     root = _shelf(shelf_dir)
     if batch is not None:
         items = [json.loads(line) for line in batch if line.strip()]
-        result = verify.verify_quotes(root, items, at=at)
+        result = verify.verify_quotes(root, items, at=at, as_of=_date(as_of))
         lines = [f"{r.verdict:12} {r.ref}: {r.message}" for r in result.results]
         report = QuoteReport.of(result)  # what the verify_quote tool returns for the same batch
         _emit(report.to_dict(), as_json, "\n".join([*lines, "PASS" if result.passed else "FAIL"]) + "\n")
@@ -282,7 +290,7 @@ def verify_quote_cmd(
         return
     if quote is None or not ref:
         raise click.UsageError("give QUOTE and --ref, or --batch FILE")
-    check = verify.verify_quote(root, quote, ref, at=at)
+    check = verify.verify_quote(root, quote, ref, at=at, as_of=_date(as_of))
     _emit(QuoteReport.of(check).to_dict(), as_json, verify.describe(check.to_dict()))
     if strict and check.verdict != "ok":
         raise DocShelfError(f"quote not verified: {check.verdict}")

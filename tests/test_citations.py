@@ -171,3 +171,19 @@ def test_a_label_used_in_scattered_sections_is_ambiguous() -> None:
     assert "ambiguous" in _ambiguity(meta, scattered)
     pieces = [Target("x", "c.md", "§4.2", 0, 5), Target("x", "d.md", "§4.2", 0, 5)]  # one split section
     assert _ambiguity(meta, pieces) == ""
+
+
+def test_the_cli_passes_as_of(editions: tuple[Path, str]) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from docshelf.cli import cli
+
+    root, _commit = editions
+    quote = f"Оператор обязан {_OLD_DUTY} по требованию субъекта"
+    args = ["verify-quote", quote, "--ref", "ФЗ-999 ст. 2 ч. 1", "--shelf", str(root), "--json"]
+    then = json.loads(CliRunner().invoke(cli, [*args, "--as-of", "2023-06-01"]).output)
+    assert (then["verdict"], then["doc_id"], then["candidates"]) == ("ok", "999-ФЗ", ["999-ФЗ (ред. 01.02.2024)"])
+    now = json.loads(CliRunner().invoke(cli, args).output)
+    assert now["verdict"] == "wrong_clause" and now["message"].startswith("Verbatim in 999-ФЗ, ст. 2 ч. 1")

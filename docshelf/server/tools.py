@@ -241,21 +241,28 @@ def verify_quote(shelf: ShelfAccess) -> ToolFn:
             AfterValidator(_fits_one_call),
         ] = None,
         at: At = None,
+        as_of: AsOf = None,
     ) -> Annotated[CallToolResult, QuoteReport]:
         """Check that a quote is verbatim in the clause it cites (after typographic normalization).
 
         Verdicts: ok (returns the original span and the exact clause), not_found (returns the
         closest passage of the cited clause and a word-level diff), wrong_clause (the quote is
         verbatim elsewhere; found_in says where), too_short (fewer than 6 words), unknown_ref (the
-        reference names no clause on the shelf). '…' or '...' inside a quote means fragments in
+        reference names no clause on the shelf, or a part of it is not understood: that part is
+        named, the reference is never widened). `level` says what an ok proves: clause, section or
+        document; cite the innermost clause (e.g. '152-ФЗ ст. 9 ч. 4 п. 2') so the proof is for the
+        clause itself. When a citation matches several editions of one act, the edition in force on
+        as_of is used and the others are named in `candidates`. '…' or '...' inside a quote means fragments in
         this order within the clause. Publishers' notes and amendment lines never match. Pass
         `items` to check every quote of an answer in one call; `passed` is true only if all are ok.
         """
 
         def call(sha: str) -> QuoteReport:
             if items is not None:
-                return QuoteReport.of(verify.verify_quotes(shelf.root, [i.model_dump() for i in items], at=sha))
-            return QuoteReport.of(verify.verify_quote(shelf.root, quote, ref, at=sha))
+                return QuoteReport.of(
+                    verify.verify_quotes(shelf.root, [i.model_dump() for i in items], at=sha, as_of=as_of)
+                )
+            return QuoteReport.of(verify.verify_quote(shelf.root, quote, ref, at=sha, as_of=as_of))
 
         return shelf.run(call, at, _render_verdict)
 

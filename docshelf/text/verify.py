@@ -349,10 +349,14 @@ def describe(check: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verify_quotes(root: Path, items: list[dict[str, str]], *, at: str | None = None) -> BatchCheck:
+def verify_quotes(
+    root: Path, items: list[dict[str, str]], *, at: str | None = None, as_of: date | None = None
+) -> BatchCheck:
     """The compile step after an answer: every ``{"quote", "ref"}`` checked against the same commit."""
     commit = gitrepo.resolve(root, at)
-    results = [verify_quote(root, str(i.get("quote", "")), str(i.get("ref", "")), at=commit) for i in items]
+    results = [
+        verify_quote(root, str(i.get("quote", "")), str(i.get("ref", "")), at=commit, as_of=as_of) for i in items
+    ]
     counts: dict[str, int] = {}
     for r in results:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1
