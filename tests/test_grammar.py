@@ -145,3 +145,12 @@ def test_editorial_mark_round_trip() -> None:
     assert all(grammar.is_editorial(ln) for ln in text.split("\n"))
     blanked = grammar.blank_editorial("Текст.\n" + text)
     assert len(blanked) == len("Текст.\n" + text) and blanked.strip() == "Текст."
+
+
+@pytest.mark.parametrize(
+    ("citation", "clause"),
+    [("ст. 8 УПД.1", "ст. 8 УПД.1"), ("п. C.11 абз. 2", "п. C.11 абз. 2"), ("разд. ВТОРОЙ", "разд. ВТОРОЙ")],
+)
+def test_clause_ids_the_corpus_tables_hold(citation: str, clause: str) -> None:
+    """Ids the sweep found unreadable once: a measure in an article's table, ASVS-ru «п. C.11», a word number."""
+    assert grammar.parse_citation(citation).clause() == clause

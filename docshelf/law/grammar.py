@@ -241,7 +241,11 @@ CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind(
         "annex", re.compile(rf"(?:прил\.?|приложени[еяюи]м?)\s*(?:N|№)?\s*({ANNEX_NUMBER})?{_END}", re.I), "прил. {0}"
     ),
-    CiteKind("division", re.compile(r"(?:разд\.?|раздел[аеу]?)\s*([IVXLCDM]+|\d+)(?![\w.])", re.I), "разд. {0}"),
+    CiteKind(
+        "division",
+        re.compile(rf"(?:разд\.?|раздел[аеу]?)\s*([IVXLCDM]+|\d+|{_ORDINALS})(?![\w.])", re.I),
+        "разд. {0}",
+    ),
     CiteKind("chapter", re.compile(r"(?:гл\.?|глав[аеуы])\s*(\d+(?:\.\d+)*|[IVXLC]+)(?![\w.])", re.I), "гл. {0}"),
     CiteKind(
         "article", re.compile(rf"(?:ст\.?|стать[яиеюей]+|article\s+)\s*({ARTICLE_NUMBER}){_END}", re.I), "ст. {0}"
@@ -253,7 +257,7 @@ CITE_KINDS: tuple[CiteKind, ...] = (
         "подп. «{0}»",
     ),
     CiteKind("subpoint", re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?)\s*({DECIMAL}){_END}", re.I), "пп. {0}"),
-    CiteKind("point", re.compile(rf"(?:п\.?|пункт[а-я]*)\s*({DECIMAL}){_END}", re.I), "п. {0}"),
+    CiteKind("point", re.compile(rf"(?:п\.?|пункт[а-я]*)\s*((?:[A-Z]\.)?{DECIMAL}){_END}", re.I), "п. {0}"),
     CiteKind("paragraph", re.compile(r"(?:абз\.?|абзац[а-я]*)\s*(\d+)(?![\w.])", re.I), "абз. {0}"),
     CiteKind("paragraph", re.compile(rf"(?:абз\.?|абзац[а-я]*)\s*({_ORDINAL_STEMS})[а-яё]*(?!\w)", re.I), "абз. {0}"),
     CiteKind("section", re.compile(rf"(?:§\s*|section\s+|sect?\.\s*|clause\s+)({SECTION_NUMBER}){_END}", re.I), "§{0}"),
@@ -267,10 +271,10 @@ CITE_KINDS: tuple[CiteKind, ...] = (
 # The order of components in a clause id, outermost first: «прил. 2 УПД.1», «ст. 12 ч. 3 п. 2 подп. «а»».
 CITE_ORDER = (
     "annex",
-    "code",
     "division",
     "chapter",
     "article",
+    "code",
     "part",
     "point",
     "subpoint",

@@ -55,8 +55,6 @@ class Resolution:
     notes: list[str] = field(default_factory=list)  # edition choice, an ambiguous clause label
 
 
-
-
 def _own_keys(meta: dict[str, Any]) -> list[str]:
     keys = [_key(meta["id"])]
     if m := _LAW_ID.match(meta["id"]):
