@@ -51,7 +51,7 @@ def _toc_clause(title: str, english: bool) -> str:
     title = " ".join(title.replace("\u00a0", " ").split())
     if m := g.CONTENTS_ARTICLE.match(title):
         return g.article_id(m.group(1))
-    if english and (m := g.CONTENTS_NUMBERED.match(title) or g.CONTENTS_SECTION.match(title)):
+    if english and (m := g.CONTENTS_NUMBERED.match(title) or g.SECTION_HEADING.match(title)):
         return g.section_id(m.group(1))
     return ""
 

@@ -61,7 +61,6 @@ def section_clauses(
                 kind = "law" if g.is_article(label) else kind
                 base = label if g.is_article(label) or g.is_annex(label) else approved
                 stack.append((0, label, start))
-                paragraphs.opened((label, start))
                 continue
         elif text.startswith("|"):
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
@@ -83,7 +82,6 @@ def section_clauses(
             close(depth, start)
         owner = next(((cid, b) for d, cid, b in reversed(stack) if d < depth), (base, -1))
         stack.append((depth, _join(owner[0], label, kind), start))
-        paragraphs.opened(stack[-1][1:])
         if not heading:
             paragraphs.add(stack[-1][1:], start, _trim(markdown, m.end()))
     close(-1, len(markdown))
@@ -103,9 +101,6 @@ class _Paragraphs:
 
     def __init__(self) -> None:
         self.spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
-
-    def opened(self, child: tuple[str, int]) -> None:
-        self.spans.setdefault(child, [])
 
     def add(self, owner: tuple[str, int], start: int, end: int) -> None:
         self.spans.setdefault(owner, []).append((start, end))

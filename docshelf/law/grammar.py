@@ -107,7 +107,6 @@ TEXT_APPENDIX = re.compile(r"^Appendix ([A-Z](?:\.\d+)*)\.?\s")
 # Contents pages: an article line, a numbered line ending in a page number.
 CONTENTS_ARTICLE = re.compile(rf"^(?:Статья|СТАТЬЯ)\s+({ARTICLE_NUMBER})")
 CONTENTS_NUMBERED = re.compile(rf"^({SECTION_NUMBER})\.?\s+\S.*?(?:\.{{2,}}|…+|\s)\s*\d{{1,4}}$")
-CONTENTS_SECTION = re.compile(rf"^({SECTION_NUMBER})\.?\s")
 
 # ---------------------------------------------------------------------------------------------------
 # Clause ids: one spelling for each kind.

@@ -19,15 +19,15 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from docshelf.errors import CitationError, SectionNotFoundError
+from docshelf.errors import CitationError, EditionError, SectionNotFoundError
 from docshelf.law import grammar
-from docshelf.law.editions import has_edition, meta_status
+from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
 from docshelf.shelf.reader import metas_at, safe_path
 
 _EDITION_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # «152-ФЗ (ред. 08.08.2024)», «RFC 4271 (txt)»
 _LAW_ID = re.compile(r"^(\d+)-(ФЗ|ФКЗ)$")
-_RU_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+_RU_DATE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")
 WHOLE = 1 << 62  # end offset of a target that is a whole section
 LEVELS = ("clause", "section", "document")
 
@@ -85,19 +85,15 @@ def _candidates(metas: tuple[dict[str, Any], ...], ref: str) -> list[tuple[int, 
 
 
 def _edition_date(meta: dict[str, Any]) -> date:
+    """When an edition starts: its recorded dates, else a date in its id («(ред. 08.08.2024)»)."""
     edition = meta.get("edition") or {}
-    for name in ("valid_from", "adopted"):
-        if value := edition.get(name):
+    found = _RU_DATE.search(meta["id"])
+    for value in (edition.get("valid_from"), edition.get("adopted"), found.group(0) if found else None):
+        if value:
             try:
-                return date.fromisoformat(str(value))
-            except ValueError:
+                return parse_date(value)
+            except EditionError:
                 pass
-    if m := _RU_DATE.search(meta["id"]):
-        day, month, year = (int(x) for x in m.groups())
-        try:
-            return date(year, month, day)
-        except ValueError:
-            pass
     return date.min
 
 
