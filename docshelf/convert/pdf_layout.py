@@ -1,6 +1,8 @@
-"""PDF → blocks through pymupdf4llm's layout engine (ONNX model bundled in the pymupdf wheel).
+"""PDF → blocks through pymupdf4llm's layout engine (an ONNX model run by onnxruntime), the ``layout`` extra.
 
-Selectable with ``"pdf_engine": "layout"`` in ``.docshelf.json``. About 40x slower than DocShelf's
+Selectable with ``"pdf_engine": "layout"`` in ``.docshelf.json``; it needs ``pip install
+'docshelf[layout]'``. The default install leaves it out on purpose: onnxruntime is an ML runtime
+that writes outside the shelf, and the default engine does not need it. About 40x slower than DocShelf's
 own extractor and with font-rank heading levels, so it is not the default; its Markdown still goes
 through the same cleaning and structure stages, which repair what it gets wrong (glued law
 numbers, ``<sup>``, furniture, wrapped headings).
@@ -14,6 +16,7 @@ import re
 import sys
 
 from docshelf.convert.pdf import _open, pymupdf_version
+from docshelf.errors import MissingDependencyError
 from docshelf.model import Block, Converted
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
@@ -41,8 +44,19 @@ def _page_blocks(markdown: str, page: int) -> list[Block]:
 
 
 def convert_pdf_layout(data: bytes, *, name: str) -> Converted:
-    """Convert with the layout engine, one page chunk at a time, keeping headers/footers for cleaning."""
-    import pymupdf4llm
+    """Convert with the layout engine, one page chunk at a time, keeping headers/footers for cleaning.
+
+    Raises:
+        MissingDependencyError: the ``layout`` extra is not installed.
+    """
+    try:
+        import pymupdf4llm
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{name}: \"pdf_engine\": \"layout\" needs the layout engine. Install it with "
+            "`pip install 'docshelf[layout]'`, or remove pdf_engine from .docshelf.json to use the default engine.",
+            source=name,
+        ) from exc
 
     doc = _open(data, name)
     junk = io.StringIO()
