@@ -13,6 +13,7 @@ import pytest
 
 from docshelf.build.pipeline import DocOptions
 from docshelf.errors import CitationError
+from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf import gitrepo
 from docshelf.shelf import store as shelf
 from docshelf.text.citations import _ambiguity, resolve_ref
@@ -158,15 +159,8 @@ def test_wrong_clause_across_editions_names_the_edition(editions: tuple[Path, st
 def test_a_label_used_in_scattered_sections_is_ambiguous() -> None:
     from docshelf.text.citations import Target
 
-    meta = {
-        "id": "NIST SP 800-00",
-        "sections": [
-            {"path": "a.md", "clause": "§1"},
-            {"path": "b.md", "clause": "§4.1"},
-            {"path": "c.md", "clause": "§4.2"},
-            {"path": "d.md", "clause": "§4.2"},
-        ],
-    }
+    sections = [("a.md", "§1"), ("b.md", "§4.1"), ("c.md", "§4.2"), ("d.md", "§4.2")]
+    meta = DocMeta("NIST SP 800-00", "", sections=tuple(SectionMeta(p, "", clause=c) for p, c in sections))
     scattered = [Target("x", "a.md", "§1", 0, 5), Target("x", "c.md", "§1", 0, 5)]
     assert "ambiguous" in _ambiguity(meta, scattered)
     pieces = [Target("x", "c.md", "§4.2", 0, 5), Target("x", "d.md", "§4.2", 0, 5)]  # one split section

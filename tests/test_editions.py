@@ -12,6 +12,7 @@ from conftest import corpus_file
 from docshelf.build.pipeline import DocOptions
 from docshelf.errors import DocShelfError, EditionError, ShelfError
 from docshelf.law.editions import (
+    by_key,
     check_relations,
     edition_facts,
     edition_status,
@@ -21,6 +22,7 @@ from docshelf.law.editions import (
     replacement_chain,
     status_note,
 )
+from docshelf.records import DocMeta
 from docshelf.shelf import store as shelf
 from docshelf.shelf.check import Problem
 from docshelf.shelf.gitrepo import resolve
@@ -40,15 +42,9 @@ def quiet(_message: str) -> None:
     """Progress goes nowhere in tests."""
 
 
-def meta(doc_id: str, language: str = "ru", **edition: Any) -> dict[str, Any]:
+def meta(doc_id: str, language: str = "ru", **edition: Any) -> DocMeta:
     slug = doc_id.casefold().replace(" ", "-")
-    return {
-        "id": doc_id,
-        "title": doc_id,
-        "language": language,
-        "entry": f"docs/acts/{slug}/subindex.md",
-        "edition": edition,
-    }
+    return DocMeta(doc_id, doc_id, language=language, entry=f"docs/acts/{slug}/subindex.md", edition=edition)
 
 
 # --- dates ---------------------------------------------------------------------------------------
@@ -201,7 +197,7 @@ def test_replacement_chain_follows_the_shelf_to_the_text_in_force() -> None:
     b = meta("Приказ № 2", valid_from="2020-01-01", valid_to="2025-01-01", replaced_by="Приказ N 3")
     c = meta("Приказ № 3", valid_from="2025-01-01", replaced_by="ext:Приказ № 4", valid_to="2030-01-01")
     shelf_metas = [a, b, c]
-    assert replacement_chain(a, shelf_metas) == ["Приказ № 2", "Приказ N 3", "Приказ № 4"]
+    assert replacement_chain(a, by_key(shelf_metas)) == ["Приказ № 2", "Приказ N 3", "Приказ № 4"]
     warning = fetch_warning(a, date(2026, 1, 1), [*shelf_metas[:2], meta("Приказ № 3", valid_from="2025-01-01")])
     assert warning is not None and warning.endswith(
         "Замена: Приказ № 2 → Приказ N 3 (docs/acts/приказ-№-3/subindex.md)."
@@ -292,7 +288,7 @@ def water_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_water_codes_statuses_through_time(water_shelf: Path) -> None:
     metas = list(metas_at(water_shelf, resolve(water_shelf)))
-    by_id = {m["id"]: m for m in metas}
+    by_id = {m.id: m for m in metas}
     old, new = by_id["Водный кодекс РФ 1995"], by_id["Водный кодекс РФ"]
     assert check_relations(metas) == []
     assert meta_status(old, date(2006, 6, 10)).code == "in_force"
@@ -304,5 +300,5 @@ def test_water_codes_statuses_through_time(water_shelf: Path) -> None:
     warning = fetch_warning(old, date(2025, 1, 1), metas)
     assert warning is not None
     assert "не действует: утратил силу 01.01.2007, заменён: Водный кодекс РФ" in warning
-    assert warning.endswith(f"Замена: Водный кодекс РФ ({new['entry']}).")
+    assert warning.endswith(f"Замена: Водный кодекс РФ ({new.entry}).")
     assert fetch_warning(new, date(2025, 1, 1), metas) is None

@@ -82,7 +82,7 @@ def new_edition(root: Path, doc_id: str, source: Path, edition: dict[str, str], 
 
 def section_path(root: Path, commit: str, clause: str) -> str:
     (meta,) = metas_at(root, commit)
-    return str(next(s["path"] for s in meta["sections"] if s["clause"] == clause))
+    return next(s.path for s in meta.sections if s.clause == clause)
 
 
 @pytest.fixture(scope="module")
@@ -272,8 +272,8 @@ def test_152_fz_2023_to_2024(tmp_path: Path) -> None:
     assert doc.source == ["sources/ФЗ152.pdf", f"sources/{docx.name}"]
 
     def part_2(commit: str) -> str:  # the piece of ст. 19 that holds ч. 2 (file names differ per edition)
-        sections = metas_at(root, commit)[0]["sections"]
-        return next(s["path"] for s in sections if any(c[0] == "ст. 19 ч. 2" for c in s["clauses"]))
+        sections = metas_at(root, commit)[0].sections
+        return next(s.path for s in sections if "ст. 19 ч. 2" in s.clause_ids())
 
     assert "3.1)" not in text_at(root, c1, f"{part_2(c1)}#ч. 2")
     assert text_at(root, c2, f"{part_2(c2)}#ч. 2 п. 3.1").startswith("3.1) применением для уничтожения")

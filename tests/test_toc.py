@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pdfgen
 
 from docshelf.build import toc
 from docshelf.build.pipeline import DocOptions
+from docshelf.records import DocMeta
 from docshelf.shelf import check
 from docshelf.shelf import store as shelf
 
 
-def _meta(n_sections: int, groups: int, doc_id: str = "1-ФЗ", category: str = "laws") -> dict:
+def _meta(n_sections: int, groups: int, doc_id: str = "1-ФЗ", category: str = "laws") -> DocMeta:
     per = max(1, n_sections // max(groups, 1))
     sections = [
         {
@@ -26,16 +28,18 @@ def _meta(n_sections: int, groups: int, doc_id: str = "1-ФЗ", category: str = 
         }
         for i in range(1, n_sections + 1)
     ]
-    return {
-        "id": doc_id,
-        "title": "Закон",
-        "category": category,
-        "entry": f"docs/{category}/doc/subindex.md",
-        "source": {"file": "sources/law.pdf"},
-        "pages": n_sections,
-        "edition": {},
-        "sections": sections,
-    }
+    return DocMeta.from_json(
+        {
+            "id": doc_id,
+            "title": "Закон",
+            "category": category,
+            "entry": f"docs/{category}/doc/subindex.md",
+            "source": {"file": "sources/law.pdf"},
+            "pages": n_sections,
+            "edition": {},
+            "sections": sections,
+        }
+    )
 
 
 def test_index_is_llms_txt_shaped() -> None:
@@ -68,7 +72,7 @@ def test_long_document_gets_a_page_per_chapter() -> None:
 
 
 def test_big_category_gets_its_own_page() -> None:
-    metas = [_meta(2, 0, doc_id=f"{i}-ФЗ", category="laws") | {"entry": f"docs/laws/d{i}.md"} for i in range(70)]
+    metas = [replace(_meta(2, 0, doc_id=f"{i}-ФЗ", category="laws"), entry=f"docs/laws/d{i}.md") for i in range(70)]
     pages = toc.render_indexes("Полка", "x", metas)
     assert set(pages) == {"index.md", "docs/laws/subindex.md"}
     assert "- [laws: 70 documents](docs/laws/subindex.md)" in pages["index.md"]

@@ -21,12 +21,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from docshelf.errors import DocShelfError
 from docshelf.law.clauses import blank_editorial
+from docshelf.records import SectionMeta
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
 from docshelf.text.citations import resolve
@@ -134,9 +134,9 @@ def _joined(text: str, blocks: list[tuple[int, int]]) -> Iterator[tuple[int, int
         yield run
 
 
-def section_sentences(doc_id: str, section: dict[str, Any], text: str) -> Iterator[Sentence]:
+def section_sentences(doc_id: str, section: SectionMeta, text: str) -> Iterator[Sentence]:
     blanked = blank_editorial(text)
-    clauses = section.get("clauses", [])
+    clauses = section.clauses
     for a, b in _joined(blanked, list(_blocks(blanked))):
         piece, at = blanked[a:b], a
         for part in [*_BOUNDARY.split(piece)]:
@@ -146,10 +146,10 @@ def section_sentences(doc_id: str, section: dict[str, Any], text: str) -> Iterat
             if len(words(quote)) < 6 or len(quote) > MAX_CHARS:
                 continue
             s, e = a + start, a + start + len(part)
-            inside = [c for c in clauses if c[1] <= s and e <= c[2]]
-            clause = min(inside, key=lambda c: c[2] - c[1])[0] if inside else ""
+            inside = [c for c in clauses if c.start <= s and e <= c.end]
+            clause = min(inside, key=lambda c: c.end - c.start).id if inside else ""
             lang = "ru" if re.search("[а-яё]", quote, re.I) else "en"
-            yield Sentence(doc_id, section["path"], clause, quote, lang)
+            yield Sentence(doc_id, section.path, clause, quote, lang)
 
 
 def shelf_sentences(root: Path, commit: str) -> dict[str, list[Sentence]]:
@@ -157,10 +157,10 @@ def shelf_sentences(root: Path, commit: str) -> dict[str, list[Sentence]]:
     blobs = gitrepo.read_tree(root, commit, "docs", ".md")
     out: dict[str, list[Sentence]] = {}
     for meta in metas_at(root, commit):
-        found = out.setdefault(meta["id"], [])
-        for s in meta["sections"]:
-            if s["path"] in blobs:
-                found.extend(section_sentences(meta["id"], s, blobs[s["path"]].decode("utf-8")))
+        found = out.setdefault(meta.id, [])
+        for s in meta.sections:
+            if s.path in blobs:
+                found.extend(section_sentences(meta.id, s, blobs[s.path].decode("utf-8")))
     return out
 
 
@@ -256,8 +256,8 @@ def _document_texts(root: Path, commit: str) -> dict[str, str]:
     blobs = gitrepo.read_tree(root, commit, "docs", ".md")
     out = {}
     for meta in metas_at(root, commit):
-        texts = [blobs[s["path"]].decode("utf-8") for s in meta["sections"] if s["path"] in blobs]
-        out[meta["id"]] = "\n".join(normalize_text(blank_editorial(t)) for t in texts)
+        texts = [blobs[s.path].decode("utf-8") for s in meta.sections if s.path in blobs]
+        out[meta.id] = "\n".join(normalize_text(blank_editorial(t)) for t in texts)
     return out
 
 
@@ -346,9 +346,9 @@ def unresolved_clause_ids(root: Path) -> list[tuple[str, str]]:
     commit = gitrepo.resolve(root)
     out = []
     for meta in metas_at(root, commit):
-        for cid in dict.fromkeys(c[0] for s in meta["sections"] for c in s.get("clauses", [])):
+        for cid in dict.fromkeys(c.id for _s, c in meta.clauses()):
             try:
-                targets = resolve(root, f"{meta['id']} {cid}", commit)
+                targets = resolve(root, f"{meta.id} {cid}", commit)
             except DocShelfError as exc:
                 out.append((cid, str(exc)))
                 continue
@@ -376,5 +376,5 @@ def test_every_clause_id_of_the_tables_can_be_cited(shelf: str, request: pytest.
     ],
 )
 def test_sentences_are_cut_as_a_model_would_quote_them(text: str, expected: list[str]) -> None:
-    found = [s.text for s in section_sentences("X", {"path": "p.md", "clauses": []}, text)]
+    found = [s.text for s in section_sentences("X", SectionMeta("p.md", ""), text)]
     assert found == expected

@@ -12,12 +12,13 @@ no level exists only to hold two or three links.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from slugify import slugify
 
 from docshelf.law.editions import edition_facts
+from docshelf.records import DocMeta, SectionMeta
 
 MAX_ENTRIES = 60
 
@@ -26,13 +27,13 @@ def _size(tokens: int, size_bytes: int) -> str:
     return f"~{tokens} tok, {size_bytes / 1024:.1f} KB"
 
 
-def _pages(pages: list[int]) -> str:
+def _pages(pages: Sequence[int]) -> str:
     if not pages or not pages[0]:
         return ""
     return f"p. {pages[0]}" if pages[0] == pages[1] else f"p. {pages[0]}–{pages[1]}"
 
 
-def _edition_note(meta: dict[str, Any]) -> str:
+def _edition_note(meta: DocMeta) -> str:
     # Only what is stored (dates, replacements): a status depends on the day it is read, and index
     # files must stay byte-stable in Git; read_index adds the status for the reader's date.
     return edition_facts(meta)
@@ -53,28 +54,28 @@ def _page(lines: list[str]) -> str:
     return "\n".join(_tidy(lines)).rstrip("\n") + "\n"
 
 
-def _doc_header(meta: dict[str, Any], title: str) -> list[str]:
-    facts = [meta["id"]]
-    if meta.get("pages"):
-        facts.append(f"{meta['pages']} pages")
-    facts.append(f"source: {meta['source']['file']}")
+def _doc_header(meta: DocMeta, title: str) -> list[str]:
+    facts = [meta.id]
+    if meta.pages:
+        facts.append(f"{meta.pages} pages")
+    facts.append(f"source: {meta.source.file}")
     if note := _edition_note(meta):
         facts.append(note)
     return [f"# {title}", "", "> " + " · ".join(facts), ""]
 
 
-def _entry(s: dict[str, Any], here: str) -> str:
-    link = posixpath.relpath(s["path"], here)
-    note = " · ".join(p for p in (s["clause"], _pages(s["pages"]), _size(s["tokens"], s["bytes"])) if p)
-    return f"- [{s['title']}]({link}): {note}"
+def _entry(s: SectionMeta, here: str) -> str:
+    link = posixpath.relpath(s.path, here)
+    note = " · ".join(p for p in (s.clause, _pages(s.pages), _size(s.tokens, s.bytes)) if p)
+    return f"- [{s.title}]({link}): {note}"
 
 
-def _listing(sections: list[dict[str, Any]], here: str, skip: int) -> list[str]:
+def _listing(sections: Sequence[SectionMeta], here: str, skip: int) -> list[str]:
     """Entries with their group headings (groups after the first ``skip`` levels)."""
     lines: list[str] = []
     current: list[str] = []
     for s in sections:
-        groups = s["groups"][skip:]
+        groups = s.groups[skip:]
         common = 0
         while common < min(len(groups), len(current)) and groups[common] == current[common]:
             common += 1
@@ -85,8 +86,8 @@ def _listing(sections: list[dict[str, Any]], here: str, skip: int) -> list[str]:
     return lines
 
 
-def _clause_range(sections: list[dict[str, Any]]) -> str:
-    clauses: list[str] = [str(s["clause"]) for s in sections if s["clause"]]
+def _clause_range(sections: Sequence[SectionMeta]) -> str:
+    clauses = [s.clause for s in sections if s.clause]
     if not clauses:
         return ""
     first, last = clauses[0], clauses[-1]
@@ -96,56 +97,57 @@ def _clause_range(sections: list[dict[str, Any]]) -> str:
     return f"{first}–{last[len(prefix) + 1 :]}"
 
 
-def render_subindexes(meta: dict[str, Any]) -> dict[str, str]:
+def render_subindexes(record: DocMeta | Mapping[str, Any]) -> dict[str, str]:
     """Every subindex page of one split document: path -> Markdown."""
-    entry = meta["entry"]
+    meta = DocMeta.coerce(record)
+    entry = meta.entry
     here = posixpath.dirname(entry)
-    sections = meta["sections"]
-    tops = list(dict.fromkeys(s["groups"][0] for s in sections if s["groups"]))
+    sections = meta.sections
+    tops = list(dict.fromkeys(s.groups[0] for s in sections if s.groups))
     if len(sections) <= MAX_ENTRIES or len(tops) < 2:
-        return {entry: _page(_doc_header(meta, meta["title"]) + _listing(sections, here, 0))}
+        return {entry: _page(_doc_header(meta, meta.title) + _listing(sections, here, 0))}
     pages: dict[str, str] = {}
-    lines = _doc_header(meta, meta["title"])
+    lines = _doc_header(meta, meta.title)
     for n, top in enumerate(tops, start=1):
-        members = [s for s in sections if s["groups"][:1] == [top]]
+        members = [s for s in sections if s.groups[:1] == (top,)]
         folder = f"{here}/g{n:02d}-{slugify(top, max_length=40, word_boundary=True) or 'group'}"
-        tokens, size = sum(s["tokens"] for s in members), sum(s["bytes"] for s in members)
+        tokens, size = sum(s.tokens for s in members), sum(s.bytes for s in members)
         facts = [_clause_range(members), f"{len(members)} sections", _size(tokens, size)]
         lines.append(f"- [{top}]({posixpath.relpath(folder, here)}/subindex.md): " + " · ".join(f for f in facts if f))
-        body = [f"# {top}", "", f"> {meta['id']} · {meta['title']} · [up](../subindex.md)", ""]
+        body = [f"# {top}", "", f"> {meta.id} · {meta.title} · [up](../subindex.md)", ""]
         pages[f"{folder}/subindex.md"] = _page(body + _listing(members, folder, 1))
-    ungrouped = [s for s in sections if not s["groups"]]
+    ungrouped = [s for s in sections if not s.groups]
     if ungrouped:
         lines += ["", "## Outside the chapters", "", *(_entry(s, here) for s in ungrouped)]
     pages[entry] = _page(lines)
     return pages
 
 
-def render_subindex(meta: dict[str, Any]) -> str:
+def render_subindex(meta: DocMeta) -> str:
     """The document's own (top) subindex page."""
-    return render_subindexes(meta)[meta["entry"]]
+    return render_subindexes(meta)[meta.entry]
 
 
-def _doc_line(m: dict[str, Any], here: str) -> str:
-    tokens = sum(s["tokens"] for s in m["sections"])
-    size = sum(s["bytes"] for s in m["sections"])
-    facts = [m["id"], f"{len(m['sections'])} sections" if len(m["sections"]) > 1 else "", _size(tokens, size)]
+def _doc_line(m: DocMeta, here: str) -> str:
+    tokens = sum(s.tokens for s in m.sections)
+    size = sum(s.bytes for s in m.sections)
+    facts = [m.id, f"{len(m.sections)} sections" if len(m.sections) > 1 else "", _size(tokens, size)]
     if note := _edition_note(m):
         facts.append(note)
-    return f"- [{m['title']}]({posixpath.relpath(m['entry'], here)}): " + " · ".join(f for f in facts if f)
+    return f"- [{m.title}]({posixpath.relpath(m.entry, here)}): " + " · ".join(f for f in facts if f)
 
 
-def render_indexes(name: str, description: str, metas: list[dict[str, Any]]) -> dict[str, str]:
+def render_indexes(name: str, description: str, metas: Sequence[DocMeta | Mapping[str, Any]]) -> dict[str, str]:
     """The root ``index.md`` (H1, ``>`` summary, H2 per category) and category pages for big categories."""
     pages: dict[str, str] = {}
     lines = [f"# {name}", "", f"> {description}", ""]
     if not metas:
         lines += ["No documents yet: add some with `docshelf add FILE`.", ""]
-    by_cat: dict[str, list[dict[str, Any]]] = {}
-    for m in metas:
-        by_cat.setdefault(m["category"], []).append(m)
+    by_cat: dict[str, list[DocMeta]] = {}
+    for m in map(DocMeta.coerce, metas):
+        by_cat.setdefault(m.category, []).append(m)
     for cat in sorted(by_cat):
-        docs = sorted(by_cat[cat], key=lambda m: (m["id"], m["entry"]))
+        docs = sorted(by_cat[cat], key=lambda m: (m.id, m.entry))
         lines += [f"## {cat}", ""]
         if len(docs) <= MAX_ENTRIES:
             lines += [_doc_line(m, ".") for m in docs]
@@ -165,6 +167,6 @@ def render_indexes(name: str, description: str, metas: list[dict[str, Any]]) -> 
     return pages
 
 
-def render_index(name: str, description: str, metas: list[dict[str, Any]]) -> str:
+def render_index(name: str, description: str, metas: Sequence[DocMeta | Mapping[str, Any]]) -> str:
     """The root ``index.md`` alone."""
     return render_indexes(name, description, metas)["index.md"]

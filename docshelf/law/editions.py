@@ -28,12 +28,13 @@ Status is computed for a date, never stored: a text in force today is repealed t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from docshelf.errors import EditionError
+from docshelf.records import DocMeta
 
 DATE_FIELDS = ("adopted", "valid_from", "valid_to")
 RELATION_FIELDS = ("replaced_by", "amends", "amended_by")
@@ -200,18 +201,18 @@ def edition_status(edition: dict[str, Any], as_of: date | None = None) -> Status
     return status("in_force", ru, en)
 
 
-def has_edition(meta: dict[str, Any]) -> bool:
+def has_edition(meta: DocMeta | Mapping[str, Any]) -> bool:
     """True when the meta says anything about dates or relations (manuals and RFCs usually do not)."""
-    edition = meta.get("edition") or {}
+    edition = DocMeta.coerce(meta).edition
     return isinstance(edition, dict) and any(edition.get(k) for k in (*DATE_FIELDS, *RELATION_FIELDS))
 
 
-def meta_status(meta: dict[str, Any], as_of: date | None = None) -> Status:
+def meta_status(meta: DocMeta | Mapping[str, Any], as_of: date | None = None) -> Status:
     """:func:`edition_status` of a document, never raising: a broken record reads as ``unknown``.
 
     Readers must keep working on a shelf whose meta has a typo; ``docshelf check`` reports it.
     """
-    edition = meta.get("edition") or {}
+    edition = DocMeta.coerce(meta).edition
     try:
         if not isinstance(edition, dict):
             raise EditionError("the edition record is not a JSON object")
@@ -221,7 +222,7 @@ def meta_status(meta: dict[str, Any], as_of: date | None = None) -> Status:
         return Status("unknown", f"статус не определён: {msg}", f"status unknown: {msg}", as_of or date.today())
 
 
-def status_note(meta: dict[str, Any], as_of: date | None = None) -> str:
+def status_note(meta: DocMeta, as_of: date | None = None) -> str:
     """The status for an index or subindex entry, in the document's language; "" when no edition is recorded.
 
     Date-dependent: render it when the index is read (for ``as_of``), not into files that
@@ -230,19 +231,19 @@ def status_note(meta: dict[str, Any], as_of: date | None = None) -> str:
     if not has_edition(meta):
         return ""
     st = meta_status(meta, as_of)
-    english = meta.get("language") == "en"
+    english = meta.english
     note = st.text("en" if english else "ru")
     if st.amended_by and st.code in ("in_force", "not_yet_in_force"):
         note += ("; amended by: " if english else "; изменения: ") + ", ".join(st.amended_by)
     return note
 
 
-def edition_facts(meta: dict[str, Any]) -> str:
+def edition_facts(meta: DocMeta) -> str:
     """The edition as stored, independent of today's date: safe for index files kept in Git."""
-    ed = meta.get("edition") or {}
+    ed = meta.edition
     if not isinstance(ed, dict):
         return ""
-    english = meta.get("language") == "en"
+    english = meta.english
     parts = []
     vf, vt = (_shown(ed.get(k), english) for k in ("valid_from", "valid_to"))
     if vf or vt:
@@ -265,17 +266,23 @@ def _shown(value: object, english: bool) -> str:
     return day.isoformat() if english else _ru(day)
 
 
-def replacement_chain(meta: dict[str, Any], metas: Sequence[dict[str, Any]]) -> list[str]:
+def by_key(metas: Iterable[DocMeta]) -> dict[str, DocMeta]:
+    """The documents of a shelf by :func:`id_key`, for relation walks that must not rescan the shelf."""
+    return {id_key(m.id): m for m in metas}
+
+
+def replacement_chain(meta: DocMeta, shelf: Mapping[str, DocMeta]) -> list[str]:
     """The ids that replace ``meta``, in order: A's replacement, then its replacement, while on the shelf.
 
-    Stops at an external or unknown id (included, shown without ``ext:``) and at a cycle.
+    ``shelf`` is :func:`by_key` of the commit's documents. Stops at an external or unknown id
+    (included, shown without ``ext:``) and at a cycle.
     """
-    by_key = {id_key(m["id"]): m for m in metas}
     chain: list[str] = []
-    seen = {id_key(meta["id"])}
-    current: dict[str, Any] | None = meta
+    seen = {id_key(meta.id)}
+    current: DocMeta | None = meta
     while current is not None:
-        targets = relation_targets((current.get("edition") or {}).get("replaced_by"))
+        ed = current.edition
+        targets = relation_targets(ed.get("replaced_by") if isinstance(ed, dict) else None)
         if not targets:
             break
         target = targets[0]
@@ -284,11 +291,11 @@ def replacement_chain(meta: dict[str, Any], metas: Sequence[dict[str, Any]]) -> 
         if is_external(target) or key in seen:
             break
         seen.add(key)
-        current = by_key.get(key)
+        current = shelf.get(key)
     return chain
 
 
-def fetch_warning(meta: dict[str, Any], as_of: date | None = None, metas: Sequence[dict[str, Any]] = ()) -> str | None:
+def fetch_warning(meta: DocMeta, as_of: date | None = None, metas: Sequence[DocMeta] = ()) -> str | None:
     """A warning to put in front of a fetched text that is not (or soon not) in force; None when it is.
 
     ``metas`` (every document of the same commit) lets the warning say where the replacement is.
@@ -298,9 +305,9 @@ def fetch_warning(meta: dict[str, Any], as_of: date | None = None, metas: Sequen
     st = meta_status(meta, as_of)
     if st.in_force and not st.valid_to:
         return None
-    english = meta.get("language") == "en"
+    english = meta.english
     day = st.as_of.isoformat() if english else _ru(st.as_of)
-    doc = meta.get("id", "")
+    doc = meta.id
     if st.in_force:
         head = f"{doc} on {day}: {st.label_en}." if english else f"{doc} на {day}: {st.label}."
     elif st.code == "not_yet_in_force":
@@ -324,44 +331,38 @@ def fetch_warning(meta: dict[str, Any], as_of: date | None = None, metas: Sequen
     return head + _successor_note(meta, metas, english)
 
 
-def _successor_note(meta: dict[str, Any], metas: Sequence[dict[str, Any]], english: bool) -> str:
-    chain = replacement_chain(meta, metas)
+def _successor_note(meta: DocMeta, metas: Sequence[DocMeta], english: bool) -> str:
+    shelf = by_key(metas)
+    chain = replacement_chain(meta, shelf)
     if not chain:
         return ""
-    last = chain[-1]
-    on_shelf = next((m for m in metas if id_key(m["id"]) == id_key(last)), None)
-    path = f" ({on_shelf['entry']})" if on_shelf else (" (not on the shelf)" if english else " (нет на полке)")
+    on_shelf = shelf.get(id_key(chain[-1]))
+    path = f" ({on_shelf.entry})" if on_shelf else (" (not on the shelf)" if english else " (нет на полке)")
     route = " → ".join(chain)
     return f" Replacement: {route}{path}." if english else f" Замена: {route}{path}."
 
 
-def meta_path(meta: dict[str, Any]) -> str:
-    """The meta file of a document, from its entry: ``docs/c/x/subindex.md`` → ``docs/c/x.meta.json``."""
-    entry = str(meta.get("entry", ""))
-    base = entry.removesuffix("/subindex.md") if entry.endswith("/subindex.md") else entry.removesuffix(".md")
-    return base + ".meta.json"
-
-
-def check_relations(metas: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
+def check_relations(metas: Sequence[DocMeta | Mapping[str, Any]]) -> list[tuple[str, str, str]]:
     """Edition problems of a shelf as ``(path, kind, message)``, ready for ``check.Problem(*t)``.
 
     Kinds: ``edition-field`` (unknown field or not an object), ``edition-date`` (unreadable date),
     ``edition-dates`` (dates out of order), ``edition-relation`` (a relation naming nothing on the
     shelf without ``ext:``, an ``ext:`` id that is on the shelf, a self-reference),
     ``edition-valid-to`` (replaced without ``valid_to``), ``edition-cycle`` (A replaced by B
-    replaced by A).
+    replaced by A). Linear in the number of documents: one pass over one id table.
     """
-    known = {id_key(m["id"]) for m in metas}
+    records = [DocMeta.coerce(m) for m in metas]
+    shelf = by_key(records)
     out: list[tuple[str, str, str]] = []
-    for meta in metas:
-        out += _check_one(meta, known)
-    out += _cycles(metas)
+    for meta in records:
+        out += _check_one(meta, shelf.keys())
+    out += _cycles(records, shelf)
     return out
 
 
-def _check_one(meta: dict[str, Any], known: set[str]) -> list[tuple[str, str, str]]:
-    path, doc = meta_path(meta), meta["id"]
-    ed = meta.get("edition") or {}
+def _check_one(meta: DocMeta, known: KeysView[str]) -> list[tuple[str, str, str]]:
+    path, doc = meta.meta_path, meta.id
+    ed = meta.edition
     if not isinstance(ed, dict):
         return [(path, "edition-field", f"{doc}: edition must be a JSON object of {', '.join(EDITION_FIELDS)}.")]
     out = [
@@ -385,7 +386,7 @@ def _check_one(meta: dict[str, Any], known: set[str]) -> list[tuple[str, str, st
     return out
 
 
-def _relation_problems(doc: str, name: str, ed: dict[str, Any], known: set[str]) -> Iterable[str]:
+def _relation_problems(doc: str, name: str, ed: dict[str, Any], known: KeysView[str]) -> Iterable[str]:
     for target in relation_targets(ed.get(name)):
         key = id_key(display(target))
         if key == id_key(doc):
@@ -399,18 +400,17 @@ def _relation_problems(doc: str, name: str, ed: dict[str, Any], known: set[str])
             )
 
 
-def _cycles(metas: Sequence[dict[str, Any]]) -> list[tuple[str, str, str]]:
+def _cycles(metas: Sequence[DocMeta], shelf: Mapping[str, DocMeta]) -> list[tuple[str, str, str]]:
     """Each replaced_by cycle among shelf documents, reported once, at its first member."""
-    by_key = {id_key(m["id"]): m for m in metas}
     out: list[tuple[str, str, str]] = []
     reported: set[str] = set()
     for meta in metas:
-        chain = [meta["id"], *replacement_chain(meta, metas)]
+        chain = [meta.id, *replacement_chain(meta, shelf)]
         keys = [id_key(c) for c in chain]
-        if len(chain) > 2 and keys[-1] in keys[:-1] and keys[-1] in by_key and keys[-1] not in reported:
+        if len(chain) > 2 and keys[-1] in keys[:-1] and keys[-1] in shelf and keys[-1] not in reported:
             loop = chain[keys.index(keys[-1]) :]
             if len(loop) > 2:  # a self-reference is reported by the relation check
                 reported.update(id_key(c) for c in loop)
-                first = by_key[keys[-1]]
-                out.append((meta_path(first), "edition-cycle", "replaced_by forms a cycle: " + " → ".join(loop) + "."))
+                first = shelf[keys[-1]]
+                out.append((first.meta_path, "edition-cycle", "replaced_by forms a cycle: " + " → ".join(loop) + "."))
     return out

@@ -8,17 +8,16 @@ the full sha, which ``gitrepo.resolve`` trusts without a second lookup.
 from __future__ import annotations
 
 import hashlib
-import json
 import posixpath
 import re
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote
 
 from docshelf.errors import PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.editions import fetch_warning, has_edition, meta_status
+from docshelf.records import DocMeta, SectionMeta
 from docshelf.results import FetchResult, IndexPage
 from docshelf.shelf import gitrepo
 
@@ -27,20 +26,20 @@ _READABLE = re.compile(r"^(?:index\.md|docs/[^\x00]+\.md)$")
 
 
 @lru_cache(maxsize=32)
-def metas_at(root: Path, commit: str) -> tuple[dict[str, Any], ...]:
+def metas_at(root: Path, commit: str) -> tuple[DocMeta, ...]:
     """Every document meta of one commit (commits never change, so this is cached)."""
     files = gitrepo.read_tree(root, commit, "docs", ".meta.json")
-    return tuple(json.loads(files[p]) for p in sorted(files))
+    return tuple(DocMeta.loads(files[p]) for p in sorted(files))
 
 
-def _statuses(metas: tuple[dict[str, Any], ...], ids: set[str] | None, as_of: date | None) -> list[dict[str, str]]:
+def _statuses(metas: tuple[DocMeta, ...], ids: set[str] | None, as_of: date | None) -> list[dict[str, str]]:
     """Edition statuses a model must see next to the index: every document that is not plainly in force."""
     out = []
     for meta in metas:
-        if (ids is None or meta["id"] in ids) and has_edition(meta):
+        if (ids is None or meta.id in ids) and has_edition(meta):
             st = meta_status(meta, as_of)
             if not st.in_force or st.valid_to:
-                out.append({"id": meta["id"], "status": st.code, "label": st.label, "entry": meta["entry"]})
+                out.append({"id": meta.id, "status": st.code, "label": st.label, "entry": meta.entry})
     return out
 
 
@@ -82,7 +81,7 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None, *, as_
     text = gitrepo.read(root, rel, commit).decode("utf-8")
     metas = metas_at(root, commit)
     folder = posixpath.dirname(rel)
-    ids = None if rel == "index.md" else {m["id"] for m in metas if _related(folder, m["entry"])}
+    ids = None if rel == "index.md" else {m.id for m in metas if _related(folder, m.entry)}
     return IndexPage(
         commit=commit,
         path=rel,
@@ -99,20 +98,17 @@ def _related(folder: str, entry: str) -> bool:
     return folder == home or folder.startswith(home + "/") or entry.startswith(folder + "/")
 
 
-def _meta_for(root: Path, path: str, commit: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _meta_for(root: Path, path: str, commit: str) -> tuple[DocMeta | None, SectionMeta | None]:
     """The meta of the document holding ``path`` and the section record, if any."""
     # A whole short document: docs/c/doc.md → docs/c/doc.meta.json;
     # a section: docs/c/doc/001-x.md → docs/c/doc.meta.json.
     for cand in (path.removesuffix(".md") + ".meta.json", posixpath.dirname(path) + ".meta.json"):
         try:
-            meta: dict[str, Any] = json.loads(gitrepo.read(root, cand, commit))
+            meta = DocMeta.loads(gitrepo.read(root, cand, commit))
         except SectionNotFoundError:
             continue
-        for s in meta["sections"]:
-            if s["path"] == path:
-                return meta, s
-        return meta, None
-    return {}, None
+        return meta, meta.section(path)
+    return None, None
 
 
 def fetch(
@@ -143,16 +139,16 @@ def fetch(
     return FetchResult(
         commit=commit,
         path=rel,
-        title=(section or {}).get("title") or meta.get("title", ""),
-        doc_id=meta.get("id", ""),
-        clauses=[c for c in [(section or {}).get("clause", "")] if c],
-        pages=(section or {}).get("pages", []),
+        title=(section.title if section else "") or (meta.title if meta else ""),
+        doc_id=meta.id if meta else "",
+        clauses=[section.clause] if section and section.clause else [],
+        pages=list(section.pages) if section else [],
         text=chunk,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         start=start,
         next_start=end if end < len(text) else None,
         total_chars=len(text),
-        edition=meta.get("edition", {}),
+        edition=meta.edition if meta and isinstance(meta.edition, dict) else {},
         status=meta_status(meta, as_of).to_dict() if meta and has_edition(meta) else {},
         warning=fetch_warning(meta, as_of, metas_at(root, commit)) if meta else None,
     )

@@ -17,12 +17,12 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from docshelf.errors import CitationError, EditionError, SectionNotFoundError
 from docshelf.law import grammar
 from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
+from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf.reader import metas_at, safe_path
 
 _EDITION_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # «152-ФЗ (ред. 08.08.2024)», «RFC 4271 (txt)»
@@ -55,22 +55,26 @@ class Resolution:
     notes: list[str] = field(default_factory=list)  # edition choice, an ambiguous clause label
 
 
-def _own_keys(meta: dict[str, Any]) -> list[str]:
-    keys = [_key(meta["id"])]
-    if m := _LAW_ID.match(meta["id"]):
+def _id_keys(doc_id: str) -> list[str]:
+    keys = [_key(doc_id)]
+    if m := _LAW_ID.match(doc_id):
         keys.append(_key(m.group(2) + m.group(1)))  # «ФЗ-152» as people also write it
     return keys
 
 
-def _act_keys(meta: dict[str, Any]) -> list[str]:
+def _own_keys(meta: DocMeta) -> list[str]:
+    return _id_keys(meta.id)
+
+
+def _act_keys(meta: DocMeta) -> list[str]:
     """Keys of the act a document is an edition or format of: its id without a trailing «(ред. …)»."""
-    act = _EDITION_SUFFIX.sub("", meta["id"])
-    if act == meta["id"] or not act:
+    act = _EDITION_SUFFIX.sub("", meta.id)
+    if act == meta.id or not act:
         return []
-    return _own_keys({"id": act})
+    return _id_keys(act)
 
 
-def _candidates(metas: tuple[dict[str, Any], ...], ref: str) -> list[tuple[int, bool, dict[str, Any]]]:
+def _candidates(metas: tuple[DocMeta, ...], ref: str) -> list[tuple[int, bool, DocMeta]]:
     """(key length, own key?, meta) of every document whose longest matching key is the longest in ``ref``."""
     ref_key = _key(ref)
     scored = []
@@ -84,10 +88,10 @@ def _candidates(metas: tuple[dict[str, Any], ...], ref: str) -> list[tuple[int, 
     return [s for s in scored if s[0] == top]
 
 
-def _edition_date(meta: dict[str, Any]) -> date:
+def _edition_date(meta: DocMeta) -> date:
     """When an edition starts: its recorded dates, else a date in its id («(ред. 08.08.2024)»)."""
-    edition = meta.get("edition") or {}
-    found = _RU_DATE.search(meta["id"])
+    edition = meta.edition if isinstance(meta.edition, dict) else {}
+    found = _RU_DATE.search(meta.id)
     for value in (edition.get("valid_from"), edition.get("adopted"), found.group(0) if found else None):
         if value:
             try:
@@ -98,8 +102,8 @@ def _edition_date(meta: dict[str, Any]) -> date:
 
 
 def find_document(
-    metas: tuple[dict[str, Any], ...], ref: str, as_of: date | None = None
-) -> tuple[dict[str, Any] | None, list[str], str]:
+    metas: tuple[DocMeta, ...], ref: str, as_of: date | None = None
+) -> tuple[DocMeta | None, list[str], str]:
     """The document a citation names, the other documents it also matched, and a note on the choice.
 
     Several editions (or formats) of one act share its number: the edition in force on ``as_of`` wins;
@@ -111,25 +115,25 @@ def find_document(
     if len(found) == 1:
         return found[0][2], [], ""
 
-    def rank(item: tuple[int, bool, dict[str, Any]]) -> tuple[int, int, date, str]:
+    def rank(item: tuple[int, bool, DocMeta]) -> tuple[int, int, date, str]:
         _n, own, meta = item
         in_force = _in_force(meta, as_of)
-        return (int(in_force), int(own), _edition_date(meta), meta["id"])
+        return (int(in_force), int(own), _edition_date(meta), meta.id)
 
     ordered = sorted(found, key=rank, reverse=True)
     chosen = ordered[0][2]
-    others = [m["id"] for _n, _o, m in ordered[1:]]
+    others = [m.id for _n, _o, m in ordered[1:]]
     if _in_force(chosen, as_of):
         why = f"it is the edition in force on {(as_of or date.today()).isoformat()}"
     elif ordered[0][1]:
         why = "the citation spells its id; no edition status is recorded to prefer another"
     else:
         why = "it is the newest edition; no edition status is recorded"
-    note = f"The citation also matches {', '.join(others)}; read as {chosen['id']}: {why}."
+    note = f"The citation also matches {', '.join(others)}; read as {chosen.id}: {why}."
     return chosen, others, note
 
 
-def _in_force(meta: dict[str, Any], as_of: date | None) -> bool:
+def _in_force(meta: DocMeta, as_of: date | None) -> bool:
     return has_edition(meta) and meta_status(meta, as_of).in_force
 
 
@@ -141,14 +145,14 @@ def _without_id(ref: str, key: str) -> str:
     return ref if m is None else ref[: m.start()] + " " + ref[m.end() :]
 
 
-def _matched_key(meta: dict[str, Any], ref: str) -> str:
+def _matched_key(meta: DocMeta, ref: str) -> str:
     ref_key = _key(ref)
     keys = [k for k in _own_keys(meta) + _act_keys(meta) if k and k in ref_key]
     return max(keys, key=len) if keys else ""
 
 
-def _parts(meta: dict[str, Any]) -> frozenset[str]:
-    return frozenset(p for s in meta["sections"] for p in str(s.get("part", "")).split() if p)
+def _parts(meta: DocMeta) -> frozenset[str]:
+    return frozenset(p for s in meta.sections for p in s.part.split() if p)
 
 
 def canonical_clause(ref: str, parts: set[str], *, english: bool = False) -> str:
@@ -158,22 +162,17 @@ def canonical_clause(ref: str, parts: set[str], *, english: bool = False) -> str
     return f"{parsed.name} {clause}".strip() if parsed.name else clause
 
 
-def all_clause_ids(meta: dict[str, Any]) -> list[str]:
-    return list(dict.fromkeys(cid for s in meta["sections"] for cid, _a, _b in s.get("clauses", [])))
+def all_clause_ids(meta: DocMeta) -> list[str]:
+    return list(dict.fromkeys(c.id for s in meta.sections for c in s.clauses))
 
 
-def _closest(meta: dict[str, Any], clause: str) -> str:
+def _closest(meta: DocMeta, clause: str) -> str:
     close = difflib.get_close_matches(clause, all_clause_ids(meta), n=5, cutoff=0.5)
     return f" Closest: {', '.join(close)}." if close else ""
 
 
-def _clause_targets(meta: dict[str, Any], clause: str) -> list[Target]:
-    exact = [
-        Target(meta["id"], s["path"], cid, a, b)
-        for s in meta["sections"]
-        for cid, a, b in s.get("clauses", [])
-        if cid == clause
-    ]
+def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
+    exact = [Target(meta.id, s.path, c.id, c.start, c.end) for s in meta.sections for c in s.clauses if c.id == clause]
     if exact:
         return exact
     lone = f" {grammar.paragraph_id(1)}"
@@ -185,18 +184,18 @@ def _clause_targets(meta: dict[str, Any], clause: str) -> list[Target]:
             return _clause_targets(meta, parent)
     # «п. 13» when the document numbers it «Требования п. 13»: accept a unique longer id ending the same.
     hits = [
-        Target(meta["id"], s["path"], cid, a, b)
-        for s in meta["sections"]
-        for cid, a, b in s.get("clauses", [])
-        if cid.endswith(" " + clause)
+        Target(meta.id, s.path, c.id, c.start, c.end)
+        for s in meta.sections
+        for c in s.clauses
+        if c.id.endswith(" " + clause)
     ]
     return hits if len({t.clause for t in hits}) == 1 else []
 
 
-def _group_ids(section: dict[str, Any], english: bool) -> set[str]:
+def _group_ids(section: SectionMeta, english: bool) -> set[str]:
     """Clause ids of the headings a section sits under («гл. 3», «разд. II») and its own."""
-    ids = {str(section.get("clause", ""))}
-    for text in section.get("groups", []):
+    ids = {section.clause}
+    for text in section.groups:
         for kind in grammar.HEADINGS:
             if m := kind.heading.match(str(text)):
                 ids.add(grammar.heading_clause_id(kind.name, m.group(1) or "", english=english))
@@ -204,20 +203,20 @@ def _group_ids(section: dict[str, Any], english: bool) -> set[str]:
     return ids
 
 
-def _ambiguity(meta: dict[str, Any], targets: list[Target]) -> str:
+def _ambiguity(meta: DocMeta, targets: list[Target]) -> str:
     """A note when one clause id labels places in unrelated sections (a build defect, e.g. list items)."""
     if len(targets) <= 1:
         return ""
-    by_path = {s["path"]: str(s.get("clause", "")) for s in meta["sections"]}
+    by_path = {s.path: s.clause for s in meta.sections}
     owners = {by_path.get(t.path, "") for t in targets}
-    order = {s["path"]: n for n, s in enumerate(meta["sections"])}
+    order = {s.path: n for n, s in enumerate(meta.sections)}
     places = sorted(order.get(t.path, -1) for t in targets)
     # Consecutive sections under one clause are the pieces of a split article (or an appendix and its
     # subsections); the same label in scattered places is two different things.
     if len(owners) == 1 and next(iter(owners)) and places == list(range(places[0], places[0] + len(places))):
         return ""
     return (
-        f"{meta['id']} labels {len(targets)} places «{targets[0].clause}» in different sections "
+        f"{meta.id} labels {len(targets)} places «{targets[0].clause}» in different sections "
         f"({', '.join(sorted(o or '—' for o in owners)[:4])}): the label is ambiguous in this document's structure."
     )
 
@@ -232,9 +231,9 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         return _resolve_path(metas, ref, commit)
     meta, others, note = find_document(metas, ref, as_of)
     if meta is None:
-        known = ", ".join(sorted(m["id"] for m in metas)[:30])
+        known = ", ".join(sorted(m.id for m in metas)[:30])
         raise CitationError(f"No document on the shelf matches {ref!r}. Documents: {known}.")
-    english = meta.get("language") == "en"
+    english = meta.english
     rest = _without_id(ref, _matched_key(meta, ref))
     parsed = grammar.parse_citation(rest, english=english, names=_parts(meta))
     problems = []
@@ -246,8 +245,8 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     if problems:
         hint = _closest(meta, clause) if clause else ""
         raise CitationError(
-            f"{meta['id']}: the reference {ref!r} is {'; '.join(problems)}. Cite one clause, e.g. "
-            f"«{meta['id']} {next(iter(all_clause_ids(meta)), '')}».{hint}"
+            f"{meta.id}: the reference {ref!r} is {'; '.join(problems)}. Cite one clause, e.g. "
+            f"«{meta.id} {next(iter(all_clause_ids(meta)), '')}».{hint}"
         )
     notes = [note] if note else []
     groups = [parsed.components[s] for s in grammar.CITE_ORDER if s in grammar.GROUP_SLOTS and s in parsed.components]
@@ -255,25 +254,25 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         named = f"{parsed.name} {clause}".strip() if parsed.name else clause
         targets = _clause_targets(meta, named)
         if not targets:
-            raise CitationError(f"{meta['id']} has no clause «{named}» (read from {ref!r}).{_closest(meta, named)}")
+            raise CitationError(f"{meta.id} has no clause «{named}» (read from {ref!r}).{_closest(meta, named)}")
         if groups:
-            inside = {s["path"] for s in meta["sections"] if set(groups) <= _group_ids(s, english)}
+            inside = {s.path for s in meta.sections if set(groups) <= _group_ids(s, english)}
             if not any(t.path in inside for t in targets):
-                raise CitationError(f"{meta['id']}: «{named}» is not inside «{' '.join(groups)}» (read from {ref!r}).")
+                raise CitationError(f"{meta.id}: «{named}» is not inside «{' '.join(groups)}» (read from {ref!r}).")
             targets = [t for t in targets if t.path in inside]
         if ambiguous := _ambiguity(meta, targets):
-            return Resolution(meta["id"], named, "document", targets, others, [*notes, ambiguous])
-        return Resolution(meta["id"], targets[0].clause, "clause", targets, others, notes)
+            return Resolution(meta.id, named, "document", targets, others, [*notes, ambiguous])
+        return Resolution(meta.id, targets[0].clause, "clause", targets, others, notes)
     if groups:
-        sections = [s for s in meta["sections"] if set(groups) <= _group_ids(s, english)]
+        sections = [s for s in meta.sections if set(groups) <= _group_ids(s, english)]
         if not sections:
             raise CitationError(
-                f"{meta['id']} has no «{' '.join(groups)}» (read from {ref!r}).{_closest(meta, groups[0])}"
+                f"{meta.id} has no «{' '.join(groups)}» (read from {ref!r}).{_closest(meta, groups[0])}"
             )
-        targets = [Target(meta["id"], s["path"], "", 0, WHOLE) for s in sections]
-        return Resolution(meta["id"], " ".join(groups), "section", targets, others, notes)
-    targets = [Target(meta["id"], s["path"], "", 0, WHOLE) for s in meta["sections"]]
-    return Resolution(meta["id"], "", "document", targets, others, notes)
+        targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in sections]
+        return Resolution(meta.id, " ".join(groups), "section", targets, others, notes)
+    targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in meta.sections]
+    return Resolution(meta.id, "", "document", targets, others, notes)
 
 
 def resolve(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> list[Target]:
@@ -281,18 +280,18 @@ def resolve(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> 
     return resolve_ref(root, ref, commit, as_of=as_of).targets
 
 
-def _resolve_path(metas: tuple[dict[str, Any], ...], ref: str, commit: str) -> Resolution:
+def _resolve_path(metas: tuple[DocMeta, ...], ref: str, commit: str) -> Resolution:
     path, _, fragment = ref.partition("#")
     path = safe_path(path)
     for meta in metas:
-        for s in meta["sections"]:
-            if s["path"] != path:
+        for s in meta.sections:
+            if s.path != path:
                 continue
             if not fragment.strip():
-                return Resolution(meta["id"], "", "section", [Target(meta["id"], path, s["clause"], 0, WHOLE)])
-            english = meta.get("language") == "en"
+                return Resolution(meta.id, "", "section", [Target(meta.id, path, s.clause, 0, WHOLE)])
+            english = meta.english
             parsed = grammar.parse_citation(fragment, english=english, names=_parts(meta))
-            ids = {cid: (a, b) for cid, a, b in s.get("clauses", [])}
+            ids = {c.id: (c.start, c.end) for c in s.clauses}
             if parsed.unread or parsed.repeated or not parsed.components:
                 what = " ".join(parsed.unread + parsed.repeated) or fragment.strip()
                 raise CitationError(
@@ -300,9 +299,9 @@ def _resolve_path(metas: tuple[dict[str, Any], ...], ref: str, commit: str) -> R
                     f"Clauses there: {', '.join(list(ids)[:8])}."
                 )
             wanted = f"{parsed.name} {parsed.clause()}".strip()
-            for cid in (wanted, f"{s['clause']} {wanted}".strip(), f"{s.get('part', '')} {wanted}".strip()):
+            for cid in (wanted, f"{s.clause} {wanted}".strip(), f"{s.part} {wanted}".strip()):
                 if cid in ids:
-                    return Resolution(meta["id"], cid, "clause", [Target(meta["id"], path, cid, *ids[cid])])
+                    return Resolution(meta.id, cid, "clause", [Target(meta.id, path, cid, *ids[cid])])
             close = difflib.get_close_matches(wanted, list(ids), n=5, cutoff=0.4)
             raise CitationError(f"{path} has no clause «{wanted}». Clauses there: {', '.join(close or list(ids)[:8])}.")
     raise SectionNotFoundError(f"No section {path!r} at commit {commit[:12]}; read the index for paths.", path=path)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from docshelf.law.clauses import blank_editorial
+from docshelf.records import DocMeta
 from docshelf.text.normalize import normalize_text
 
 
@@ -59,17 +59,17 @@ def _own_texts(text: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, 
     return out
 
 
-def doc_units(meta: dict[str, Any], texts: dict[str, str]) -> dict[str, Unit]:
+def doc_units(meta: DocMeta, texts: dict[str, str]) -> dict[str, Unit]:
     """Clause id -> its text; a clause split over several section files (a long article) is joined."""
     units: dict[str, Unit] = {}
-    for s in meta["sections"]:
-        text = blank_editorial(texts.get(s["path"], ""))
-        spans = [(str(c[0]), int(c[1]), int(c[2])) for c in s.get("clauses", [])]
+    for s in meta.sections:
+        text = blank_editorial(texts.get(s.path, ""))
+        spans = [(c.id, c.start, c.end) for c in s.clauses]
         if not any(a == 0 and b >= len(text.rstrip()) for _c, a, b in spans):
-            spans.insert(0, (s["clause"] or f"«{s['title']}»", 0, len(text)))  # text outside any clause
+            spans.insert(0, (s.clause or f"«{s.title}»", 0, len(text)))  # text outside any clause
         for cid, own, full in _own_texts(text, spans):
             if (u := units.get(cid)) is None:
-                units[cid] = Unit(s["path"], own, full, len(units))
+                units[cid] = Unit(s.path, own, full, len(units))
             else:
                 units[cid] = replace(u, own=f"{u.own} {own}", full=f"{u.full}\n{full}")
     return units

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import SectionNotFoundError, ShelfError
-from docshelf.law.editions import id_key, meta_path
+from docshelf.law.editions import id_key
+from docshelf.records import DocMeta
 from docshelf.shelf import gitrepo, reader
 from docshelf.shelf.gitrepo import Change
 from docshelf.shelf.reader import metas_at
@@ -29,19 +30,19 @@ from docshelf.text.clausediff import ClauseChange, Unit, compare, doc_units
 # --- history ------------------------------------------------------------------------------------
 
 
-def _doc_roots(meta: dict[str, Any]) -> list[str]:
+def _doc_roots(meta: DocMeta) -> list[str]:
     """The shelf paths a document owns: its meta, its source, and its folder (split) or file (whole)."""
-    entry = str(meta["entry"])
+    entry = meta.entry
     body = posixpath.dirname(entry) if entry.endswith("/subindex.md") else entry
-    return [meta_path(meta), str(meta["source"]["file"]), body]
+    return [meta.meta_path, meta.source.file, body]
 
 
 def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def _find_doc(metas: tuple[dict[str, Any], ...], name: str) -> dict[str, Any] | None:
-    return next((m for m in metas if id_key(m["id"]) == id_key(name)), None)
+def _find_doc(metas: tuple[DocMeta, ...], name: str) -> DocMeta | None:
+    return next((m for m in metas if id_key(m.id) == id_key(name)), None)
 
 
 def history(root: Path, path: str, *, limit: int = 50) -> list[Change]:
@@ -146,51 +147,51 @@ class _Scope:
     prefix: str | None  # other paths in scope: this path and under it; None = all, "" = none
 
 
-def _scope(path: str | None, metas: list[dict[str, Any]]) -> _Scope:
+def _scope(path: str | None, metas: list[DocMeta]) -> _Scope:
     if path is None:
         return _Scope(None, {}, None)
     if (meta := _find_doc(tuple(metas), path)) is not None:
-        return _Scope({meta["id"]}, {}, "")
+        return _Scope({meta.id}, {}, "")
     rel = reader.safe_path(path).rstrip("/")
     docs, clauses = set(), dict[str, set[str]]()
     for m in metas:
         if any(_under(rel, r) or _under(r, rel) for r in _doc_roots(m)):
-            docs.add(m["id"])
-        for s in m["sections"]:
-            if s["path"] == rel:
-                keys = {c[0] for c in s.get("clauses", [])} | {s["clause"] or f"«{s['title']}»"}
-                clauses.setdefault(m["id"], set()).update(keys)
+            docs.add(m.id)
+        for s in m.sections:
+            if s.path == rel:
+                keys = {c.id for c in s.clauses} | {s.clause or f"«{s.title}»"}
+                clauses.setdefault(m.id, set()).update(keys)
     return _Scope(docs, clauses, rel)
 
 
-def _texts(root: Path, commit: str, meta: dict[str, Any]) -> dict[str, str]:
-    entry = str(meta["entry"])
+def _texts(root: Path, commit: str, meta: DocMeta) -> dict[str, str]:
+    entry = meta.entry
     if entry.endswith("/subindex.md"):
         raw = gitrepo.read_tree(root, commit, posixpath.dirname(entry), ".md")
     else:
-        raw = {s["path"]: gitrepo.read(root, s["path"], commit) for s in meta["sections"]}
+        raw = {s.path: gitrepo.read(root, s.path, commit) for s in meta.sections}
     return {p: v.decode("utf-8") for p, v in raw.items()}
 
 
-def _units(root: Path, commit: str, meta: dict[str, Any]) -> dict[str, Unit]:
+def _units(root: Path, commit: str, meta: DocMeta) -> dict[str, Unit]:
     return doc_units(meta, _texts(root, commit, meta))
 
 
-def _edition_changes(a: dict[str, Any], b: dict[str, Any]) -> dict[str, list[Any]]:
-    ea, eb = a.get("edition") or {}, b.get("edition") or {}
+def _edition_changes(a: DocMeta, b: DocMeta) -> dict[str, list[Any]]:
+    ea, eb = (m.edition if isinstance(m.edition, dict) else {} for m in (a, b))
     return {k: [ea.get(k), eb.get(k)] for k in sorted(set(ea) | set(eb)) if ea.get(k) != eb.get(k)}
 
 
-def _section_moves(a: dict[str, Any], b: dict[str, Any]) -> tuple[list[str], list[str], list[list[str]]]:
+def _section_moves(a: DocMeta, b: DocMeta) -> tuple[list[str], list[str], list[list[str]]]:
     """Section files added, removed and renamed, matching sections by clause (or title) and rank."""
 
-    def keyed(meta: dict[str, Any]) -> dict[tuple[str, int], str]:
+    def keyed(meta: DocMeta) -> dict[tuple[str, int], str]:
         seen: dict[str, int] = {}
         out = {}
-        for s in meta["sections"]:
-            key = s["clause"] or s["title"]
+        for s in meta.sections:
+            key = s.clause or s.title
             seen[key] = seen.get(key, 0) + 1
-            out[(key, seen[key])] = s["path"]
+            out[(key, seen[key])] = s.path
         return out
 
     ka, kb = keyed(a), keyed(b)
@@ -199,22 +200,22 @@ def _section_moves(a: dict[str, Any], b: dict[str, Any]) -> tuple[list[str], lis
 
 
 def _doc_change(
-    root: Path, commits: tuple[str, str], pair: tuple[dict[str, Any] | None, dict[str, Any] | None], scope: _Scope
+    root: Path, commits: tuple[str, str], pair: tuple[DocMeta | None, DocMeta | None], scope: _Scope
 ) -> DocChange | None:
     a, b = pair
     meta = b or a
     assert meta is not None
     if a is None or b is None:
         status = "added" if a is None else "removed"
-        return DocChange(meta["id"], meta["title"], status, meta_path(meta))
+        return DocChange(meta.id, meta.title, status, meta.meta_path)
     units_a, units_b = _units(root, commits[0], a), _units(root, commits[1], b)
-    changes = compare(units_a, units_b, scope.clauses.get(meta["id"]))
-    source = [a["source"]["file"], b["source"]["file"]] if a["source"]["sha256"] != b["source"]["sha256"] else []
+    changes = compare(units_a, units_b, scope.clauses.get(meta.id))
+    source = [a.source.file, b.source.file] if a.source.sha256 != b.source.sha256 else []
     added, removed, moved = _section_moves(a, b)
     edition = _edition_changes(a, b)
-    if not (changes or source or edition or added or removed or moved) and a["title"] == b["title"]:
+    if not (changes or source or edition or added or removed or moved) and a.title == b.title:
         return None
-    return DocChange(b["id"], b["title"], "changed", meta_path(b), edition, source, added, removed, moved, changes)
+    return DocChange(b.id, b.title, "changed", b.meta_path, edition, source, added, removed, moved, changes)
 
 
 def diff(root: Path, rev_a: str, rev_b: str, path: str | None = None) -> ShelfDiff:
@@ -232,8 +233,8 @@ def diff(root: Path, rev_a: str, rev_b: str, path: str | None = None) -> ShelfDi
     """
     commit_a, commit_b = gitrepo.resolve(root, rev_a), gitrepo.resolve(root, rev_b)
     changed = gitrepo.changed_paths(root, commit_a, commit_b)
-    side_a = {m["id"]: m for m in metas_at(root, commit_a)}
-    side_b = {m["id"]: m for m in metas_at(root, commit_b)}
+    side_a = {m.id: m for m in metas_at(root, commit_a)}
+    side_b = {m.id: m for m in metas_at(root, commit_b)}
     scope = _scope(path, [*side_b.values(), *side_a.values()])
     if (
         scope.prefix

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from docshelf.errors import CitationError, PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.clauses import blank_editorial
+from docshelf.records import Clause, SectionMeta
 from docshelf.results import BatchCheck, QuoteCheck
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
@@ -83,17 +84,17 @@ def _readings(quote: str) -> list[list[str]]:
 
 
 @lru_cache(maxsize=4)
-def _sections(root: Path, commit: str) -> dict[str, tuple[str, dict[str, Any]]]:
+def _sections(root: Path, commit: str) -> dict[str, tuple[str, SectionMeta]]:
     """Section path -> (document id, the section's entry in its meta) at one commit."""
-    return {s["path"]: (meta["id"], s) for meta in metas_at(root, commit) for s in meta["sections"]}
+    return {s.path: (meta.id, s) for meta in metas_at(root, commit) for s in meta.sections}
 
 
 def _innermost(root: Path, commit: str, path: str, a: int, b: int) -> tuple[str, str]:
     """(doc id, deepest clause id) whose span contains original [a, b) in ``path``."""
-    doc_id, s = _sections(root, commit).get(path, ("", {}))
-    inside = [(cid, ca, cb) for cid, ca, cb in s.get("clauses", []) if ca <= a and b <= cb]
-    best = min(inside, key=lambda c: c[2] - c[1], default=(s.get("clause", ""), 0, 0))
-    return doc_id, best[0]
+    doc_id, s = _sections(root, commit).get(path, ("", SectionMeta(path, "")))
+    inside = [c for c in s.clauses if c.start <= a and b <= c.end]
+    best = min(inside, key=lambda c: c.end - c.start, default=Clause(s.clause, 0, 0))
+    return doc_id, best.id
 
 
 def _original(law: _Law, spans: list[tuple[int, int]]) -> tuple[int, int, str]:
@@ -182,10 +183,10 @@ def _shelf_text(root: Path, commit: str) -> _Shelf:
     files = gitrepo.read_tree(root, commit, "docs", ".md")  # symbolic links are left out
     by_path = {}
     for meta in metas_at(root, commit):
-        for s in meta["sections"]:
-            data = files.get(s["path"])
+        for s in meta.sections:
+            data = files.get(s.path)
             if data is not None:  # a meta naming a missing file: `docshelf check` reports it
-                by_path[s["path"]] = normalize_text(blank_editorial(data.decode("utf-8")))
+                by_path[s.path] = normalize_text(blank_editorial(data.decode("utf-8")))
     starts, pos = [], 0
     for norm_text in by_path.values():
         starts.append(pos)
