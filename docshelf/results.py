@@ -20,6 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 # A relation (replaced_by, amended_by …) may name several acts: «a; b» as written, or a list in a hand-made meta.
 Edition = dict[str, str | list[str]]
 COMMIT_DOC = "Full Git sha of the commit this was read from; pass it as `at` to repeat the read."
+CALL_ID_DOC = (
+    "The id of this call's audit record, to name the call an answer relied on; null outside an audited MCP server."
+)
 
 
 class Result(BaseModel):
@@ -42,6 +45,7 @@ class IndexPage(Result):
         default_factory=list,
         description="Documents listed here that are not (or not only) in force on as_of: id, status, label.",
     )
+    call_id: str | None = Field(default=None, description=CALL_ID_DOC)
 
 
 class FetchResult(Result):
@@ -65,6 +69,7 @@ class FetchResult(Result):
     warning: str | None = Field(
         default=None, description="Set when the text is not in force on as_of; names what replaced it."
     )
+    call_id: str | None = Field(default=None, description=CALL_ID_DOC)
 
 
 class Hit(Result):
@@ -90,6 +95,7 @@ class SearchResult(Result):
     low_confidence: bool = Field(description="True when nothing matches well: the shelf may not answer this.")
     keys: list[str] = Field(description="The analysed query terms.")
     note: str = Field(default="", description="What was tried and what is missing when the answer is weak.")
+    call_id: str | None = Field(default=None, description=CALL_ID_DOC)
 
 
 class QuoteCheck(Result):
@@ -145,6 +151,7 @@ class QuoteReport(QuoteCheck):
     passed: bool | None = Field(default=None, description="Batch: true only if every quote is ok.")
     counts: dict[str, int] | None = Field(default=None, description="Batch: how many quotes got each verdict.")
     results: list[QuoteCheck] | None = Field(default=None, description="Batch: one verdict per quote, in order.")
+    call_id: str | None = Field(default=None, description=CALL_ID_DOC)
 
     @classmethod
     def of(cls, result: QuoteCheck | BatchCheck) -> QuoteReport:
@@ -162,4 +169,6 @@ class QuoteReport(QuoteCheck):
         if self.results is None:
             for key in BATCH_FIELDS:
                 del data[key]
+            if self.call_id is None:  # a single verdict is exactly a QuoteCheck until the server stamps it
+                del data["call_id"]
         return data

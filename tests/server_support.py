@@ -27,6 +27,7 @@ from docshelf.shelf import store as shelf
 TOOL_NAMES = {"read_index", "fetch", "search", "verify_quote"}
 
 SCHEMA_KEYS = {
+    "id",
     "ts",
     "client",
     "client_info",

@@ -3,13 +3,25 @@
 Written by one server middleware (``AuditMiddleware``), so every tool, present and future, is
 audited the same way. HTTP requests refused before they reach MCP (bad or missing token, wrong
 Host, body too large) are written too, by ``http.RejectionAudit``. Read it with ``read_audit`` or
-``docshelf audit``.
+``docshelf audit``; ``docshelf web`` shows it to investigators.
+
+Every record has an ``id``, and every MCP result carries the same id as ``call_id`` (in
+``structuredContent``, in a last line of the text content, and in ``_meta``), so an answer that
+cites the shelf can name the calls it relied on.
+
+Operations: the log is reopened when its file is renamed or removed under it (logrotate's
+``create`` mode; checked before every write) and on SIGHUP (a ``postrotate`` script); a
+``copytruncate`` rotation needs nothing, since every write appends at the current end. The path
+``-`` writes the records to standard output instead (a container's log collector), for the HTTP
+transport only: on stdio, standard output is the protocol.
 
 Schema (UTF-8, one JSON object per line, every key always present):
 
 ===============  ===============  ==============================================================
 key              type             meaning
 ===============  ===============  ==============================================================
+``id``           str              the call id: 12 hex digits of milliseconds since 1970 and 8
+                                  random hex digits (``0193a4b5c6d7-9f3b1c0d``); sorts by start
 ``ts``           str              UTC time the call finished, ISO 8601 ``2026-11-30T12:00:00.000000Z``
 ``client``       str              who: the token's client name over HTTP; ``anonymous`` on HTTP
                                   without tokens (loopback only); the OS user on stdio
@@ -43,6 +55,9 @@ import hashlib
 import json
 import os
 import re
+import secrets
+import signal
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -59,11 +74,28 @@ from docshelf.errors import ServeError
 AUDITED = ("tools/call", "resources/read")
 MAX_ARG_CHARS = 4096
 MAX_ERROR_CHARS = 500
+STDOUT = "-"  # the audit path that means standard output
+CALL_ID = re.compile(r"^[0-9a-f]{12}-[0-9a-f]{8}$")
+META_KEY = "docshelf/call_id"
+# Characters some readers take for a line break (str.splitlines, JavaScript, editors) that JSON
+# leaves raw: escaped so that one record is always one line to every reader.
+_LINE_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 _CURRENT: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("docshelf_audit", default=None)
 
 
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_call_id() -> str:
+    """A fresh call id: the time in milliseconds (so ids sort by when calls started) and 32 random bits."""
+    return f"{time.time_ns() // 1_000_000:012x}-{secrets.token_hex(4)}"
+
+
+def current_call_id() -> str | None:
+    """The id of the audited call running in this context, if any."""
+    record = _CURRENT.get()
+    return None if record is None else str(record["id"])
 
 
 def note(*, commit: str | None = None, paths: list[str] | None = None) -> None:
@@ -82,28 +114,76 @@ def note(*, commit: str | None = None, paths: list[str] | None = None) -> None:
 
 
 class AuditLog:
-    """An append-only JSON-lines file; ``write`` is safe from any thread or task."""
+    """An append-only JSON-lines file (or standard output for ``-``); ``write`` is safe from any thread or task.
+
+    As a context manager entered in the main thread it also reopens the file on SIGHUP, and puts
+    back the previous handler on exit.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # O_APPEND: each line lands at the end even with several writers (threads or replicas).
-            self._fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        except OSError as exc:
-            raise ServeError(f"Cannot open the audit log {path}: {exc.strerror}. Pass a writable --audit-log.") from exc
+        self.to_stdout = str(path) == STDOUT
         self._lock = threading.Lock()
+        self._fd: int | None = None
+        self._ino: tuple[int, int] | None = None
+        self._previous_hup: Any = None
+        self._hup_installed = False
+        self._open()
 
-    def write(self, record: Mapping[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-        # U+2028/2029 are line breaks to some readers; escape them so one record stays one line.
-        data = (line.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n").encode("utf-8")
+    def _open(self) -> None:
+        if self.to_stdout:
+            self._fd, self._ino = os.dup(sys.stdout.fileno()), None
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # O_APPEND: each line lands at the end even with several writers (threads or replicas).
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise ServeError(
+                f"Cannot open the audit log {self.path}: {exc.strerror}. Pass a writable --audit-log."
+            ) from exc
+        st = os.fstat(fd)
+        self._fd, self._ino = fd, (st.st_dev, st.st_ino)
+
+    def _moved(self) -> bool:
+        """True when the path no longer names the open file (renamed or removed by a log rotation)."""
+        if self._ino is None:
+            return False
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return True
+        return (st.st_dev, st.st_ino) != self._ino
+
+    def reopen(self) -> None:
+        """Close and open the path again: after a rotation, writes go to the new file."""
+        with self._lock:
+            if self._fd is None:
+                return
+            os.close(self._fd)
+            self._fd = None
+            self._open()
+
+    def write(self, record: Mapping[str, Any]) -> str:
+        """Append one record (given an ``id`` first if it has none); returns the record's id."""
+        call_id = str(record.get("id") or new_call_id())
+        line = json.dumps({**record, "id": call_id}, ensure_ascii=False, separators=(",", ":"), default=str)
+        for char, escaped in _LINE_BREAKS.items():
+            line = line.replace(char, escaped)
+        data = (line + "\n").encode("utf-8")
         with self._lock:
             if self._fd is None:
                 raise ServeError(f"The audit log {self.path} is closed.")
+            if self._moved():
+                os.close(self._fd)
+                self._fd = None
+                self._open()
+            fd = self._fd
+            assert fd is not None  # _open sets it or raises
             view = memoryview(data)
             while view:
-                view = view[os.write(self._fd, view) :]
+                view = view[os.write(fd, view) :]
+        return call_id
 
     def close(self) -> None:
         with self._lock:
@@ -111,10 +191,21 @@ class AuditLog:
                 os.close(self._fd)
                 self._fd = None
 
+    def _on_hup(self, _signum: int, _frame: Any) -> None:
+        # A signal handler runs between bytecodes of the main thread, maybe inside ``write``
+        # holding the lock: reopen from another thread so it waits for that write to finish.
+        threading.Thread(target=self.reopen, name="audit-reopen", daemon=True).start()
+
     def __enter__(self) -> AuditLog:
+        if hasattr(signal, "SIGHUP") and threading.current_thread() is threading.main_thread():
+            self._previous_hup = signal.signal(signal.SIGHUP, self._on_hup)
+            self._hup_installed = True
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._hup_installed:
+            signal.signal(signal.SIGHUP, self._previous_hup)
+            self._hup_installed = False
         self.close()
 
 
@@ -171,8 +262,7 @@ class AuditMiddleware:
             record.update(outcome=f"error:{type(exc).__name__}", error=str(exc)[:MAX_ERROR_CHARS])
             raise
         else:
-            self._finish(record, result)
-            return result
+            return self._finish(record, result)
         finally:
             _CURRENT.reset(token)
             record["duration_ms"] = round((time.perf_counter() - t0) * 1000, 3)
@@ -186,6 +276,7 @@ class AuditMiddleware:
         access = get_access_token()
         peer = getattr(request, "client", None) if http else None
         return {
+            "id": new_call_id(),
             "ts": None,
             "client": access.client_id if access else ("anonymous" if http else self.stdio_user),
             "client_info": _client_info(ctx),
@@ -203,13 +294,14 @@ class AuditMiddleware:
             "error": None,
         }
 
-    def _finish(self, record: dict[str, Any], result: HandlerResult) -> None:
+    def _finish(self, record: dict[str, Any], result: HandlerResult) -> HandlerResult:
+        """Fill the record from the result and return the result stamped with the call id."""
         wire = (
             result.model_dump(mode="json", by_alias=True, exclude_none=True)
             if isinstance(result, BaseModel)
             else result
         )
-        wire = wire or {}
+        wire = stamp(wire or {}, record["id"], tool=record["method"] == "tools/call")
         record["bytes_out"] = len(json.dumps(wire, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
         structured = wire.get("structuredContent")
         if isinstance(structured, Mapping):
@@ -219,6 +311,24 @@ class AuditMiddleware:
         if wire.get("isError"):
             content = wire.get("content") or [{}]
             record.update(outcome="tool_error", error=str(content[0].get("text", ""))[:MAX_ERROR_CHARS])
+        return wire
+
+
+def stamp(wire: dict[str, Any], call_id: str, *, tool: bool) -> dict[str, Any]:
+    """A result (wire form) carrying ``call_id``: in ``_meta`` always; for a tool also in its
+    structured content and as the last line of its text (what content-only clients show the model)."""
+    out = {**wire, "_meta": {**(wire.get("_meta") or {}), META_KEY: call_id}}
+    if not tool:
+        return out
+    if isinstance(out.get("structuredContent"), Mapping):
+        out["structuredContent"] = {**out["structuredContent"], "call_id": call_id}
+    content = list(out.get("content") or [])
+    texts = [i for i, item in enumerate(content) if isinstance(item, Mapping) and item.get("type") == "text"]
+    if texts:
+        last = content[texts[-1]]
+        content[texts[-1]] = {**last, "text": f"{last.get('text', '')}\n[call_id {call_id}]"}
+        out["content"] = content
+    return out
 
 
 def _os_user() -> str:
