@@ -52,7 +52,7 @@ def _say(message: str) -> None:
     "--audit-log",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Audit log, one JSON line per call (default: <shelf>/.docshelf/audit.jsonl).",
+    help="Audit log, one JSON line per call (default: <shelf>/.docshelf/audit.jsonl); - for stdout (http only).",
 )
 @click.option("--at", default=None, help="Serve this commit, tag or branch, fixed (default: HEAD at start).")
 @click.option("--follow", default=None, help="Follow this branch: fetch and switch to its tip on an interval.")
@@ -86,6 +86,8 @@ def serve(
         raise click.UsageError("Give either --at REF or --follow BRANCH, not both.")
     if transport == "stdio" and tokens_file is not None:
         raise click.UsageError("--tokens applies to --transport http; stdio serves the one client that started it.")
+    if transport == "stdio" and str(audit_log) == "-":
+        raise click.UsageError("--audit-log - needs --transport http: on stdio, standard output carries the protocol.")
     from docshelf.server.run import ServeOptions, serve_shelf
 
     root = _shelf(shelf_dir)
