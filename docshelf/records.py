@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-_SECTION_KEYS = ("path", "title", "clause", "part", "groups", "pages", "bytes", "tokens", "clauses")
+_SECTION_KEYS = ("path", "title", "clause", "part", "groups", "pages", "bytes", "tokens", "clauses", "gist")
 _DOC_KEYS = (
     "id",
     "title",
@@ -71,6 +71,7 @@ class SectionMeta:
     bytes: int = 0
     tokens: int = 0
     clauses: tuple[Clause, ...] = ()
+    gist: str = ""  # its own first words per part or point, for the table of contents (build.gist)
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
@@ -85,6 +86,7 @@ class SectionMeta:
             bytes=int(raw.get("bytes", 0)),
             tokens=int(raw.get("tokens", 0)),
             clauses=tuple(Clause.from_json(c) for c in raw.get("clauses", ())),
+            gist=str(raw.get("gist", "")),
             extra=_extra(raw, _SECTION_KEYS),
         )
 
@@ -100,6 +102,8 @@ class SectionMeta:
             "tokens": self.tokens,
             "clauses": [c.to_json() for c in self.clauses],
         }
+        if self.gist:  # metas built before gists existed have no such key, and stay byte-identical
+            out["gist"] = self.gist
         return {**out, **self.extra}
 
     def clause_ids(self) -> list[str]:

@@ -171,7 +171,7 @@ def test_status_note_in_the_documents_language_with_amendments() -> None:
 
 def test_edition_facts_do_not_depend_on_the_date() -> None:
     m = meta("Приказ ФСТЭК № 17", **ORDER_17)
-    assert edition_facts(m) == f"действует с 01.09.2013 до 01.03.2026; заменён: {ORDER_117}"
+    assert edition_facts(m) == f"принят 11.02.2013; действует с 01.09.2013 до 01.03.2026; заменён: {ORDER_117}"
     en = meta("RFC 1", language="en", valid_to="01.01.2000", replaced_by="ext:RFC 2")
     assert edition_facts(en) == "in force … – 2000-01-01; replaced by: RFC 2"
     assert edition_facts(meta("X", valid_from="весной")) == "действует с весной до …"  # as written; check reports it

@@ -8,8 +8,9 @@ from pathlib import Path
 import pdfgen
 
 from docshelf.build import toc
+from docshelf.build.gist import gist
 from docshelf.build.pipeline import DocOptions
-from docshelf.records import DocMeta
+from docshelf.records import Clause, DocMeta, SectionMeta
 from docshelf.shelf import check
 from docshelf.shelf import store as shelf
 
@@ -54,7 +55,7 @@ def test_short_document_has_one_flat_subindex_with_sizes_and_clauses() -> None:
     assert list(pages) == ["docs/laws/doc/subindex.md"]
     text = pages["docs/laws/doc/subindex.md"]
     assert "## Глава 1. Название" in text and "## Глава 2. Название" in text
-    assert "- [Статья 7. Заголовок](007-statia-7.md): ст. 7 · p. 7 · ~300 tok, 1.0 KB" in text
+    assert "- [Статья 7. Заголовок](/docs/laws/doc/007-statia-7.md): ст. 7 · p. 7 · ~300 tok, 1.0 KB" in text
 
 
 def test_long_document_gets_a_page_per_chapter() -> None:
@@ -63,11 +64,11 @@ def test_long_document_gets_a_page_per_chapter() -> None:
     assert len(pages) == 11
     entries = [ln for ln in top.splitlines() if ln.startswith("- [")]
     assert len(entries) == 10 and entries[0].startswith(
-        "- [Глава 1. Название](g01-glava-1-nazvanie/subindex.md): ст. 1–20"
+        "- [Глава 1. Название](/docs/laws/doc/g01-glava-1-nazvanie/subindex.md): ст. 1–20"
     )
     chapter = pages["docs/laws/doc/g02-glava-2-nazvanie/subindex.md"]
-    assert "[up](../subindex.md)" in chapter
-    assert "- [Статья 21. Заголовок](../021-statia-21.md): ст. 21" in chapter
+    assert "[up](/docs/laws/doc/subindex.md)" in chapter  # shelf-absolute: the same path from every page
+    assert "- [Статья 21. Заголовок](/docs/laws/doc/021-statia-21.md): ст. 21" in chapter
     assert all(len([ln for ln in p.splitlines() if ln.startswith("- [")]) <= toc.MAX_ENTRIES for p in pages.values())
 
 
@@ -76,8 +77,8 @@ def test_big_category_gets_its_own_page() -> None:
     pages = toc.render_indexes("Полка", "x", metas)
     assert set(pages) == {"index.md", "docs/laws/subindex.md"}
     assert "- [laws: 70 documents](docs/laws/subindex.md)" in pages["index.md"]
-    assert "[up](../../index.md)" in pages["docs/laws/subindex.md"]
-    assert "- [Закон](d5.md): 5-ФЗ" in pages["docs/laws/subindex.md"]
+    assert "[up](/index.md)" in pages["docs/laws/subindex.md"]
+    assert "- [Закон](/docs/laws/d5.md): 5-ФЗ" in pages["docs/laws/subindex.md"]
 
 
 def test_long_generated_law_is_balanced_and_healthy(tmp_path: Path, gen_dir: Path) -> None:
@@ -90,3 +91,71 @@ def test_long_generated_law_is_balanced_and_healthy(tmp_path: Path, gen_dir: Pat
         assert len([ln for ln in text.splitlines() if ln.startswith("- [")]) <= toc.MAX_ENTRIES
     assert check.check(root) == []
     assert shelf.rebuild(root, progress=lambda _m: None) is False
+
+
+def _piece(n: int, title: str, gist: str = "", clause: str = "ст. 8") -> SectionMeta:
+    return SectionMeta(
+        f"docs/laws/doc/{n:03d}.md", title, clause=clause, pages=(n, n), bytes=2048, tokens=600, gist=gist
+    )
+
+
+def test_a_split_article_prints_its_title_once_and_its_pieces_under_it() -> None:
+    title = "Статья 8. Право на доступ к информации"
+    sections = (
+        _piece(1, "Статья 7. Общедоступная информация", "ч. 1: К общедоступной информации относятся…", "ст. 7"),
+        _piece(2, f"{title} (ч. 1–8)", "ч. 1: Граждане (физические лица)… · ч. 2: Гражданин имеет право…"),
+        _piece(3, f"{title} (ч. 9–10)", "ч. 9: Установление платы…"),
+    )
+    meta = replace(_meta(0, 0), sections=sections)
+    lines = toc.render_subindex(meta).splitlines()
+    assert lines[4:] == [
+        "- [Статья 7. Общедоступная информация](/docs/laws/doc/001.md): ст. 7 · p. 1 · ~600 tok, 2.0 KB"
+        " — ч. 1: К общедоступной информации относятся…",
+        f"- {title}: ст. 8 · p. 2–3 · 2 parts · ~1200 tok, 4.0 KB",
+        "  - [ч. 1–8](/docs/laws/doc/002.md): ~600 tok, 2.0 KB — ч. 1: Граждане (физические лица)… · ч. 2: Гражданин"
+        " имеет право…",
+        "  - [ч. 9–10](/docs/laws/doc/003.md): ~600 tok, 2.0 KB — ч. 9: Установление платы…",
+    ]
+    assert sum(title in ln for ln in lines) == 1
+
+
+def test_gists_shrink_to_the_page_budget_at_a_part_boundary() -> None:
+    gist = " · ".join(f"п. {i}: Слово{i} слово слово…" for i in range(1, 6))  # 24 characters a part
+    sections = tuple(_piece(i, f"Пункт {i}", gist, clause=f"п. {i}") for i in range(1, 60))
+    text = toc.render_subindex(replace(_meta(0, 0), sections=sections))
+    entry = next(ln for ln in text.splitlines() if "(/docs/laws/doc/001.md)" in ln)
+    shown = entry.split(" — ", 1)[1]
+    assert toc.GIST_PAGE_CHARS // 59 == 81  # each of 59 entries gets 81 characters: three parts fit, not four
+    assert shown == "п. 1: Слово1 слово слово… · п. 2: Слово2 слово слово… · п. 3: Слово3 слово слово…"
+
+
+ARTICLE = """# Статья 8. Право на доступ к информации
+
+> 149-ФЗ · ст. 8 · стр. 5
+
+1. Граждане (физические лица) и организации (юридические лица) вправе осуществлять поиск и получение информации.
+
+2. Гражданин (физическое лицо) имеет право на получение от государственных органов сведений.
+
+3. Организация имеет право на получение информации.
+"""
+
+
+def test_a_gist_is_the_opening_words_of_each_part_taken_from_the_text() -> None:
+    spans = [("ст. 8", 0, len(ARTICLE))]
+    for n in (1, 2, 3):
+        start = ARTICLE.index(f"\n{n}. ") + 1
+        end = ARTICLE.find("\n\n", start)
+        spans.append((f"ст. 8 ч. {n}", start, end if end > 0 else len(ARTICLE)))
+    clauses = [Clause(*c) for c in spans]
+    first = "ч. 1: Граждане (физические лица) и организации (юридические лица)…"
+    second = "ч. 2: Гражданин (физическое лицо) имеет право на получение…"
+    third = "ч. 3: Организация имеет право на получение информации."
+    assert gist(ARTICLE, "ст. 8", clauses) == f"{first} · {second}"  # with ч. 3 it would pass 160 characters
+    assert gist(ARTICLE, "ст. 8", clauses, budget=300) == f"{first} · {second} · {third}"
+    assert gist(ARTICLE, "ст. 8", clauses, budget=70) == first
+    # Without sub-clauses: the body's opening words; the heading and the editorial breadcrumb are not text.
+    assert gist(ARTICLE, "ст. 8", clauses[:1]) == (
+        "Граждане (физические лица) и организации (юридические лица) вправе осуществлять поиск и получение информации."
+    )
+    assert gist("# Заголовок\n\n> только служебная строка\n", "", []) == ""

@@ -1,7 +1,11 @@
 """Tables of contents: the root ``index.md`` (llms.txt-compatible) and ``subindex.md`` pages.
 
 Pure and byte-stable: the same metas give the same Markdown. Every entry carries what a model needs
-to choose without opening it: title, clause (range), pages and size.
+to choose without opening it: title, clause (range), pages, size and the section's gist (its own
+first words per part or point, within a page budget). The pieces of a split article are listed
+under its title, printed once. Links in subindex pages are shelf-absolute (``/docs/…``): the
+same path from every page, what ``fetch`` takes, and what Git hosting renders from the repository
+root.
 
 The tree is balanced for a small navigating model: a page lists at most ``MAX_ENTRIES`` entries.
 A longer document gets one subindex per top-level group (Раздел / Глава) under its own subindex; a
@@ -12,7 +16,8 @@ no level exists only to hold two or three links.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from slugify import slugify
@@ -21,6 +26,8 @@ from docshelf.law.editions import edition_facts
 from docshelf.records import DocMeta, SectionMeta
 
 MAX_ENTRIES = 60
+GIST_PAGE_CHARS = 4800  # all gists of one page together; each entry gets its share, 60–160 characters
+_PIECE = re.compile(r"^(?P<title>.+?) \((?P<piece>[^()]+)\)$")  # «Статья 8. Право … (ч. 9–10)», «4.3. UPDATE (1/3)»
 
 
 def _size(tokens: int, size_bytes: int) -> str:
@@ -64,25 +71,79 @@ def _doc_header(meta: DocMeta, title: str) -> list[str]:
     return [f"# {title}", "", "> " + " · ".join(facts), ""]
 
 
-def _entry(s: SectionMeta, here: str) -> str:
-    link = posixpath.relpath(s.path, here)
-    note = " · ".join(p for p in (s.clause, _pages(s.pages), _size(s.tokens, s.bytes)) if p)
-    return f"- [{s.title}]({link}): {note}"
+def link(path: str) -> str:
+    """A shelf-absolute link: the same from every page, and what ``fetch`` takes."""
+    return "/" + path
 
 
-def _listing(sections: Sequence[SectionMeta], here: str, skip: int) -> list[str]:
+def _clip(gist: str, budget: int) -> str:
+    """The gist cut to ``budget`` characters, at a part boundary when it has parts, else at a word."""
+    if len(gist) <= budget:
+        return gist
+    kept = ""
+    for piece in gist.split(" · "):
+        if len(kept) + len(piece) + 3 > budget:
+            break
+        kept = f"{kept} · {piece}" if kept else piece
+    return kept or gist[: budget - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _entry(s: SectionMeta, budget: int, label: str = "", indent: str = "") -> str:
+    facts = (s.clause if not label else "", _pages(s.pages) if not label else "", _size(s.tokens, s.bytes))
+    note = " · ".join(p for p in facts if p)
+    gist = f" — {_clip(s.gist, budget)}" if s.gist and budget else ""
+    return f"{indent}- [{label or s.title}]({link(s.path)}): {note}{gist}"
+
+
+def _runs(sections: Sequence[SectionMeta]) -> Iterator[list[SectionMeta]]:
+    """Consecutive sections, the pieces of one split article together (same clause, same title before «(…)»)."""
+    run: list[SectionMeta] = []
+    for s in sections:
+        if (
+            run
+            and s.clause
+            and s.clause == run[0].clause
+            and s.groups == run[0].groups
+            and _piece(s)[0]
+            and (_piece(s)[0] == _piece(run[0])[0])
+        ):
+            run.append(s)
+            continue
+        if run:
+            yield run
+        run = [s]
+    if run:
+        yield run
+
+
+def _piece(s: SectionMeta) -> tuple[str, str]:
+    """(title, piece) of a split article's piece: «Статья 8. Право …», «ч. 9–10»; ("", "") otherwise."""
+    m = _PIECE.match(s.title)
+    return (m.group("title"), m.group("piece")) if m else ("", "")
+
+
+def _listing(sections: Sequence[SectionMeta], skip: int) -> list[str]:
     """Entries with their group headings (groups after the first ``skip`` levels)."""
+    budget = max(60, min(160, GIST_PAGE_CHARS // max(1, len(sections))))
     lines: list[str] = []
     current: list[str] = []
-    for s in sections:
-        groups = s.groups[skip:]
+    for run in _runs(sections):
+        groups = run[0].groups[skip:]
         common = 0
         while common < min(len(groups), len(current)) and groups[common] == current[common]:
             common += 1
         for depth in range(common, len(groups)):
             lines += ["", "#" * min(depth + 2, 6) + " " + groups[depth], ""]
         current = list(groups)
-        lines.append(_entry(s, here))
+        if len(run) == 1:
+            lines.append(_entry(run[0], budget))
+            continue
+        first, last = run[0], run[-1]
+        span = _pages((first.pages[0], last.pages[-1])) if first.pages and last.pages else ""
+        total = _size(sum(s.tokens for s in run), sum(s.bytes for s in run))
+        head = " · ".join(p for p in (first.clause, span, f"{len(run)} parts", total) if p)
+        lines.append(f"- {_piece(first)[0]}: {head}")
+        lines += [_entry(s, budget, label=_piece(s)[1], indent="  ") for s in run]
     return lines
 
 
@@ -105,7 +166,7 @@ def render_subindexes(record: DocMeta | Mapping[str, Any]) -> dict[str, str]:
     sections = meta.sections
     tops = list(dict.fromkeys(s.groups[0] for s in sections if s.groups))
     if len(sections) <= MAX_ENTRIES or len(tops) < 2:
-        return {entry: _page(_doc_header(meta, meta.title) + _listing(sections, here, 0))}
+        return {entry: _page(_doc_header(meta, meta.title) + _listing(sections, 0))}
     pages: dict[str, str] = {}
     lines = _doc_header(meta, meta.title)
     for n, top in enumerate(tops, start=1):
@@ -113,12 +174,12 @@ def render_subindexes(record: DocMeta | Mapping[str, Any]) -> dict[str, str]:
         folder = f"{here}/g{n:02d}-{slugify(top, max_length=40, word_boundary=True) or 'group'}"
         tokens, size = sum(s.tokens for s in members), sum(s.bytes for s in members)
         facts = [_clause_range(members), f"{len(members)} sections", _size(tokens, size)]
-        lines.append(f"- [{top}]({posixpath.relpath(folder, here)}/subindex.md): " + " · ".join(f for f in facts if f))
-        body = [f"# {top}", "", f"> {meta.id} · {meta.title} · [up](../subindex.md)", ""]
-        pages[f"{folder}/subindex.md"] = _page(body + _listing(members, folder, 1))
+        lines.append(f"- [{top}]({link(folder)}/subindex.md): " + " · ".join(f for f in facts if f))
+        body = [f"# {top}", "", f"> {meta.id} · {meta.title} · [up]({link(entry)})", ""]
+        pages[f"{folder}/subindex.md"] = _page(body + _listing(members, 1))
     ungrouped = [s for s in sections if not s.groups]
     if ungrouped:
-        lines += ["", "## Outside the chapters", "", *(_entry(s, here) for s in ungrouped)]
+        lines += ["", "## Outside the chapters", "", *_listing(ungrouped, 0)]
     pages[entry] = _page(lines)
     return pages
 
@@ -128,13 +189,13 @@ def render_subindex(meta: DocMeta) -> str:
     return render_subindexes(meta)[meta.entry]
 
 
-def _doc_line(m: DocMeta, here: str) -> str:
+def _doc_line(m: DocMeta, absolute: bool) -> str:
     tokens = sum(s.tokens for s in m.sections)
     size = sum(s.bytes for s in m.sections)
     facts = [m.id, f"{len(m.sections)} sections" if len(m.sections) > 1 else "", _size(tokens, size)]
     if note := _edition_note(m):
         facts.append(note)
-    return f"- [{m.title}]({posixpath.relpath(m.entry, here)}): " + " · ".join(f for f in facts if f)
+    return f"- [{m.title}]({link(m.entry) if absolute else m.entry}): " + " · ".join(f for f in facts if f)
 
 
 def render_indexes(name: str, description: str, metas: Sequence[DocMeta | Mapping[str, Any]]) -> dict[str, str]:
@@ -150,18 +211,17 @@ def render_indexes(name: str, description: str, metas: Sequence[DocMeta | Mappin
         docs = sorted(by_cat[cat], key=lambda m: (m.id, m.entry))
         lines += [f"## {cat}", ""]
         if len(docs) <= MAX_ENTRIES:
-            lines += [_doc_line(m, ".") for m in docs]
+            lines += [_doc_line(m, absolute=False) for m in docs]
         else:
             path = f"docs/{cat}/subindex.md"
             lines.append(f"- [{cat}: {len(docs)} documents]({path}): open the category's own index")
-            here = posixpath.dirname(path)
             body = [
                 f"# {cat}",
                 "",
-                f"> {len(docs)} documents of {name} · [up]({posixpath.relpath('index.md', here)})",
+                f"> {len(docs)} documents of {name} · [up]({link('index.md')})",
                 "",
             ]
-            pages[path] = _page(body + [_doc_line(m, here) for m in docs])
+            pages[path] = _page(body + [_doc_line(m, absolute=True) for m in docs])
         lines.append("")
     pages["index.md"] = _page(lines)
     return pages

@@ -245,6 +245,8 @@ def edition_facts(meta: DocMeta) -> str:
         return ""
     english = meta.english
     parts = []
+    if adopted := _shown(ed.get("adopted"), english):
+        parts.append(("adopted " if english else "принят ") + adopted)
     vf, vt = (_shown(ed.get(k), english) for k in ("valid_from", "valid_to"))
     if vf or vt:
         span = f"{vf or '…'} – {vt or '…'}" if english else f"с {vf or '…'} до {vt or '…'}"

@@ -22,6 +22,7 @@ from docshelf.results import FetchResult, IndexPage
 from docshelf.shelf import gitrepo
 
 DEFAULT_MAX_CHARS = 20000  # well under the ~25k-token result caps some MCP clients enforce
+_SHELF_ABSOLUTE = re.compile(r"^/(?:docs/|index\.md$)")
 _READABLE = re.compile(r"^(?:index\.md|docs/[^\x00]+\.md)$")
 
 
@@ -51,6 +52,8 @@ def safe_path(path: str) -> str:
         if decoded == raw:
             break
         raw = decoded
+    if _SHELF_ABSOLUTE.match(raw):  # «/docs/…» as the subindex pages link: the shelf's root, not the disk's
+        raw = raw[1:]
     if "\x00" in raw or "\\" in raw or raw.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", raw):
         raise PathOutsideShelfError(
             f"Path {path!r} is not a shelf path. Use a path from the index, e.g. docs/…/subindex.md."

@@ -1,0 +1,70 @@
+"""A section's gist: a few of its own first words, so a table of contents says what is inside.
+
+A title such as «Статья 8. Право на доступ к информации (ч. 9–10)» or «п. 31–32» does not tell a
+model that ч. 9 is about state secrets or п. 31 is the remote-access rule. The gist is taken from
+the text, never generated: the opening words of each part or point the section holds (its direct
+sub-clauses), or of its body when it has none, cut at word boundaries to a fixed budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from docshelf.law import grammar
+from docshelf.records import Clause
+
+GIST_CHARS = 160  # the most a gist adds to one table-of-contents entry
+_CHILD_WORDS = 7  # opening words shown per part or point
+_BODY_WORDS = 16  # opening words of a section without sub-clauses
+# What opens a line but says nothing: item numbers «1.», «2.1)», «а)», list marks, table rules.
+_LEAD = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]|[а-яёa-z]\)|[-*•]|\|)\s*", re.IGNORECASE)
+_MARKUP = re.compile(r"[*_`#|]+|<[^>]{1,20}>")
+
+
+def _words(text: str, limit: int) -> str:
+    """The first ``limit`` words of the first line that has any, with «…» when there were more."""
+    for line in text.splitlines():
+        if not line.strip() or grammar.is_editorial(line) or line.lstrip().startswith("#"):
+            continue
+        words = _MARKUP.sub(" ", _LEAD.sub("", line)).split()
+        if words:
+            return " ".join(words[:limit]) + ("…" if len(words) > limit else "")
+    return ""
+
+
+def _children(clause: str, clauses: Sequence[Clause]) -> list[Clause]:
+    """The clauses one level below ``clause`` (its parts, or a chapter-less section's points); no paragraphs."""
+    prefix = f"{clause} " if clause else ""
+    out = []
+    for c in clauses:
+        rest = c.id[len(prefix) :].split() if c.id.startswith(prefix) else []
+        if len(rest) == 2 and f"{rest[0]} " != grammar.paragraph_id(""):
+            out.append(c)
+    return out
+
+
+def _fit(pieces: list[str], budget: int) -> str:
+    """Pieces joined with « · » while they fit the budget (at least the first one, cut to it)."""
+    out = ""
+    for piece in pieces:
+        joined = f"{out} · {piece}" if out else piece
+        if len(joined) > budget:
+            return out or piece[: budget - 1].rsplit(" ", 1)[0] + "…"
+        out = joined
+    return out
+
+
+def gist(markdown: str, clause: str, clauses: Sequence[Clause], budget: int = GIST_CHARS) -> str:
+    """The opening words of what ``markdown`` holds: per direct sub-clause, else of its body."""
+    children = _children(clause, clauses)
+    if len(children) >= 2:
+        pieces = []
+        for c in children:
+            label = c.id[len(clause) :].strip()
+            if words := _words(markdown[c.start : c.end], _CHILD_WORDS):
+                pieces.append(f"{label}: {words}")
+        if pieces:
+            return _fit(pieces, budget)
+    body = _words(markdown, _BODY_WORDS)
+    return _fit([body], budget) if body else ""
