@@ -63,6 +63,8 @@ async def _walk(root: Path) -> list[Step]:
 
         async def call(tool: str, args: dict[str, Any]) -> dict[str, Any]:
             result = await client.call_tool(tool, args)
+            if result.is_error:  # the demo's own walk must not fail quietly
+                raise RuntimeError(f"{tool} failed: {result.content[0].text if result.content else ''}")
             data: dict[str, Any] = result.structured_content or {}
             trace.append((tool, args, data))
             return data
@@ -71,8 +73,7 @@ async def _walk(root: Path) -> list[Step]:
         law = re.search(r"\]\((docs/laws/[^)]+/subindex\.md)\)", index["text"])
         sub = await call("read_index", {"path": law.group(1) if law else "index.md", "at": index["commit"]})
         section = re.search(rf"\]\(([^)]+)\): {ARTICLE} ·", sub["text"])
-        path = f"{sub['path'].rsplit('/', 1)[0]}/{section.group(1) if section else ''}"
-        fetched = await call("fetch", {"path": path, "at": index["commit"]})
+        fetched = await call("fetch", {"path": section.group(1) if section else "", "at": index["commit"]})
         honest, altered = _quotes(fetched["text"])
         for quote in (honest, altered):
             await call("verify_quote", {"quote": quote, "ref": f"999-ФЗ {ARTICLE} ч. 2", "at": index["commit"]})
