@@ -69,6 +69,20 @@ def _say(message: str) -> None:
     multiple=True,
     help="Host name clients use to reach the server (repeatable), e.g. docshelf.corp. Others get 421.",
 )
+@click.option(
+    "--refs",
+    "refs",
+    multiple=True,
+    help="Refs whose history `at` may read (repeatable; git for-each-ref patterns such as refs/heads/main, "
+    "refs/tags/, refs/heads/release/*). Default: the served branch and the tags.",
+)
+@click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds a connection may take to send a request header (http); idle ones are closed after it.",
+)
 def serve(
     shelf_dir: Path | None,
     transport: str,
@@ -80,6 +94,8 @@ def serve(
     follow: str | None,
     follow_interval: float,
     allowed_host: tuple[str, ...],
+    refs: tuple[str, ...],
+    header_timeout: float,
 ) -> None:
     """Serve the shelf over MCP (read_index, fetch; shelf:// resources), pinned, audited and fenced."""
     if at is not None and follow is not None:
@@ -102,6 +118,8 @@ def serve(
         follow=follow,
         follow_interval=follow_interval,
         allowed_hosts=allowed_host,
+        refs=refs,
+        header_timeout=header_timeout,
     )
     serve_shelf(options, say=_say)
 

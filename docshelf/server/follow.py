@@ -15,7 +15,7 @@ from pathlib import Path
 import anyio
 
 from docshelf.errors import DocShelfError, ShelfError
-from docshelf.server.pin import Pin
+from docshelf.server.pin import Pin, ReadableRefs
 from docshelf.shelf import gitrepo
 
 DEFAULT_INTERVAL_S = 30.0
@@ -44,8 +44,19 @@ class Follower:
         self.failures = 0
 
     @classmethod
-    def start_pin(cls, root: Path, branch: str, *, log: Callable[[str], None] = _stderr) -> Pin:
-        """The pin to start with: the branch tip after a first fetch, or the last fetched tip if the remote is down."""
+    def start_pin(
+        cls,
+        root: Path,
+        branch: str,
+        *,
+        log: Callable[[str], None] = _stderr,
+        readable: ReadableRefs | None = None,
+    ) -> Pin:
+        """The pin to start with: the branch tip after a first fetch, or the last fetched tip if the remote is down.
+
+        ``at`` reads the followed ref and the tags unless ``readable`` says otherwise; a commit this
+        replica has not fetched yet makes it fetch the branch once and look again.
+        """
         gitrepo.check_branch(branch)
         try:
             tip = gitrepo.branch_tip(root, branch)
@@ -53,7 +64,12 @@ class Follower:
             # A Git server outage must not keep the shelf server from restarting on what it already has.
             tip = gitrepo.branch_tip(root, branch, fetch=False)
             log(f"docshelf serve: could not fetch {branch} ({exc}); starting at the last fetched {tip[:12]}")
-        return Pin(root, tip, label=f"branch {branch}")
+        readable = readable or ReadableRefs.default(gitrepo.followed_ref(root, branch))
+
+        def fetch() -> None:
+            gitrepo.branch_tip(root, branch)
+
+        return Pin(root, tip, label=f"branch {branch}", readable=readable, fetch_missing=fetch)
 
     def step(self) -> bool:
         """Fetch and re-pin once; True if the pin moved. Errors are logged, and the pin stays."""

@@ -1,10 +1,12 @@
-"""Streamable HTTP: the MCP endpoint at ``/mcp`` (JSON responses, stateless) and ``/healthz``, under uvicorn.
+"""Streamable HTTP: the MCP endpoint at ``/mcp`` (JSON responses, stateless) and the ops pages, under uvicorn.
 
 Stateless mode keeps no session between requests, so several replicas can serve one shelf
 behind a load balancer (they share nothing but the Git repository and, if wanted, the audit
 file, which is appended with O_APPEND). The fence on this side: bearer tokens (``auth``), the
-Host/Origin allow-list (DNS rebinding; a wrong Host gets 421), a request body cap (413), a
-connection cap, and an audit line for every request refused before it reached MCP.
+Host/Origin allow-list (DNS rebinding; a wrong Host gets 421), a request body cap (413), the
+connection guard of ``edges`` (idle and half-sent connections are closed, so they cannot crowd
+out real clients), and an audit line for every request or connection refused before it reached
+MCP. ``/healthz``, ``/readyz`` and ``/metrics`` are described in ``ops``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docshelf.errors import ServeError
 from docshelf.server.audit import AuditLog, utc_now
+from docshelf.server.edges import HEADER_TIMEOUT_S, ConnectionGuard, guarded_protocol
+from docshelf.server.ops import Readiness
 from docshelf.server.tools import MAX_ARGUMENT_CHARS, MAX_BATCH_ITEMS
 
 MCP_PATH = "/mcp"
@@ -39,7 +43,10 @@ MCP_PATH = "/mcp"
 JSON_BYTES_PER_CHAR = 12
 ENVELOPE_BYTES = 64 * 1024 + 64 * MAX_BATCH_ITEMS
 MAX_BODY_BYTES = JSON_BYTES_PER_CHAR * MAX_ARGUMENT_CHARS + ENVELOPE_BYTES  # about 2.5 MB
-MAX_CONNECTIONS = 256  # beyond this uvicorn answers 503 instead of queueing without bound
+# A backstop only: idle connections are bounded by the guard (edges.MAX_WAITING), so this counts
+# requests in progress; beyond it uvicorn answers 503 instead of queueing without bound.
+MAX_CONNECTIONS = 2048
+KEEP_ALIVE_S = 5
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 REFUSED = {401, 403, 413, 421}
 _HOST = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)(?::\d{1,5})?$")
@@ -110,27 +117,48 @@ class RejectionAudit:
 
 def _rejection(scope: Scope, status: int, ms: float) -> dict[str, object]:
     peer = scope.get("client")
+    record = refusal_record(peer, f"http_{status}", str(scope.get("path", ""))[:1024])
+    record.update(client="unauthenticated" if status == 401 else "unknown", duration_ms=round(ms, 3))
+    return record
+
+
+def refusal_record(peer: tuple[str, int] | None, outcome: str, path: str = "") -> dict[str, object]:
+    """The audit record of a request or connection refused before MCP saw it."""
     return {
         "ts": utc_now(),
-        "client": "unauthenticated" if status == 401 else "unknown",
+        "client": "unknown",
         "client_info": None,
         "transport": "http",
         "peer": f"{peer[0]}:{peer[1]}" if peer else None,
         "method": "http",
         "tool": None,
-        "arguments": {"path": str(scope.get("path", ""))[:1024]},
+        "arguments": {"path": path},
         "commit": None,
         "paths": [],
         "verdict": None,
         "bytes_out": 0,
-        "duration_ms": round(ms, 3),
-        "outcome": f"http_{status}",
+        "duration_ms": 0.0,
+        "outcome": outcome,
         "error": None,
     }
 
 
+def connection_guard(
+    audit: AuditLog | None, readiness: Readiness | None = None, *, header_timeout: float = HEADER_TIMEOUT_S
+) -> ConnectionGuard:
+    """The edge guard of one server: every connection it closes is audited and counted."""
+
+    def refused(peer: tuple[str, int] | None, reason: str) -> None:
+        if audit is not None:
+            audit.write(refusal_record(peer, f"conn_{reason}"))
+        if readiness is not None:
+            readiness.metrics.refused.labels(reason).inc()
+
+    return ConnectionGuard(header_timeout=header_timeout, on_refusal=refused)
+
+
 async def healthz(_request: Request) -> JSONResponse:
-    # Unauthenticated by design (load balancers); it says nothing about the shelf or the pin.
+    # Unauthenticated by design (load balancers); without a readiness tracker it names nothing.
     return JSONResponse({"ok": True})
 
 
@@ -141,12 +169,15 @@ def create_http_app(
     audit: AuditLog | None = None,
     background: Sequence[Job] = (),
     max_body: int = MAX_BODY_BYTES,
+    readiness: Readiness | None = None,
 ) -> Starlette:
     """The ASGI app: ``/mcp`` (streamable HTTP, JSON responses, stateless) and ``/healthz``.
 
-    ``background`` jobs (the ``--follow`` loop) run for the app's lifetime. Build a new app per
-    server: the SDK's session manager can be started only once.
+    With ``readiness``, also ``/readyz`` and ``/metrics``, and ``/healthz`` names the served commit
+    (see ``ops``). ``background`` jobs (the ``--follow`` loop) run for the app's lifetime. Build a
+    new app per server: the SDK's session manager can be started only once.
     """
+    jobs = [*background, *([readiness.watch] if readiness is not None else [])]
     mcp_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         json_response=True,
@@ -159,18 +190,28 @@ def create_http_app(
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         # Starlette does not run a mounted app's lifespan, so the session manager is entered here.
         async with server.session_manager.run(), anyio.create_task_group() as tg:
-            for job in background:
+            for job in jobs:
                 tg.start_soon(job)
             yield
             tg.cancel_scope.cancel()
 
     middleware = [Middleware(RejectionAudit, log=audit)] if audit is not None else []
-    routes = [Route("/healthz", healthz, methods=["GET"]), Mount("/", app=mcp_app)]
+    routes: list[Route | Mount] = [Route("/healthz", healthz, methods=["GET"])]
+    if readiness is not None:
+        routes = [
+            Route("/healthz", readiness.healthz, methods=["GET"]),
+            Route("/readyz", readiness.readyz, methods=["GET"]),
+            Route("/metrics", readiness.metrics_page, methods=["GET"]),
+        ]
+    routes.append(Mount("/", app=mcp_app))
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
-def run_http(app: Starlette, host: str, port: int) -> None:
-    """Serve ``app`` with uvicorn until interrupted; logs go to stderr."""
+def run_http(app: Starlette, host: str, port: int, guard: ConnectionGuard | None = None) -> None:
+    """Serve ``app`` with uvicorn until interrupted; logs go to stderr.
+
+    ``guard`` (default: one that audits nothing) closes idle and half-sent connections (``edges``).
+    """
     config = uvicorn.Config(
         app,
         host=host,
@@ -179,6 +220,8 @@ def run_http(app: Starlette, host: str, port: int) -> None:
         access_log=False,  # the audit log records every call and every refused request
         server_header=False,
         limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=KEEP_ALIVE_S,
         timeout_graceful_shutdown=5,
+        http=guarded_protocol(guard or ConnectionGuard()),
     )
     uvicorn.Server(config).run()

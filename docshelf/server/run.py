@@ -13,9 +13,11 @@ from docshelf.errors import ServeError
 from docshelf.server.app import create_server
 from docshelf.server.audit import AuditLog
 from docshelf.server.auth import TokenFileVerifier
+from docshelf.server.edges import HEADER_TIMEOUT_S
 from docshelf.server.follow import DEFAULT_INTERVAL_S, Follower
-from docshelf.server.httpapp import allowed_hosts_for, create_http_app, is_loopback, run_http
-from docshelf.server.pin import Pin
+from docshelf.server.httpapp import allowed_hosts_for, connection_guard, create_http_app, is_loopback, run_http
+from docshelf.server.ops import Metrics, Readiness
+from docshelf.server.pin import Pin, ReadableRefs, check_pattern
 from docshelf.shelf import gitrepo
 
 Say = Callable[[str], None]
@@ -33,6 +35,8 @@ class ServeOptions:
     follow: str | None = None
     follow_interval: float = DEFAULT_INTERVAL_S
     allowed_hosts: tuple[str, ...] = ()
+    refs: tuple[str, ...] = ()  # readable refs for `at`; empty: the served branch and the tags
+    header_timeout: float = HEADER_TIMEOUT_S
 
 
 def check_http(host: str, tokens_file: Path | None, allowed_hosts: tuple[str, ...]) -> None:
@@ -51,11 +55,12 @@ def check_http(host: str, tokens_file: Path | None, allowed_hosts: tuple[str, ..
         )
 
 
-def _pin(root: Path, at: str | None, follow: str | None, say: Say) -> Pin:
+def _pin(root: Path, at: str | None, follow: str | None, refs: tuple[str, ...], say: Say) -> Pin:
     gitrepo.require_repo(root)  # NotAShelfError with its advice, before anything else
+    readable = ReadableRefs(tuple(check_pattern(p) for p in refs)) if refs else None
     if follow is not None:
-        return Follower.start_pin(root, follow, log=say)
-    return Pin.at(root, at)
+        return Follower.start_pin(root, follow, log=say, readable=readable)
+    return Pin.at(root, at, readable=readable)
 
 
 async def _serve_stdio(server: MCPServer, follower: Follower | None) -> None:
@@ -73,19 +78,22 @@ def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
         check_http(opts.host, opts.tokens_file, opts.allowed_hosts)
     hosts = allowed_hosts_for(opts.host, opts.allowed_hosts) if http else []
     verifier = TokenFileVerifier(opts.tokens_file) if opts.tokens_file is not None else None
-    pin = _pin(opts.root, opts.at, opts.follow, say)
+    pin = _pin(opts.root, opts.at, opts.follow, opts.refs, say)
     follower = None
     if opts.follow is not None:
         follower = Follower(opts.root, opts.follow, pin, interval=opts.follow_interval, log=say)
     with AuditLog(opts.audit_log) as log:
-        server = create_server(opts.root, pin=pin, audit=log, token_verifier=verifier)
+        metrics = Metrics()
+        server = create_server(opts.root, pin=pin, audit=log, token_verifier=verifier, metrics=metrics)
         say(f"docshelf serve: shelf {opts.root} at {pin.current} ({pin.label}); audit log {log.path}")
+        say(f"docshelf serve: `at` reads {pin.readable.describe()}")
         if not http:
             anyio.run(_serve_stdio, server, follower)
             return
         if verifier is None:
             say(f"docshelf serve: no --tokens, so no authentication: serving on loopback {opts.host} only.")
         background = [follower.run] if follower is not None else []
-        app = create_http_app(server, allowed_hosts=hosts, audit=log, background=background)
+        readiness = Readiness(opts.root, pin, metrics)
+        app = create_http_app(server, allowed_hosts=hosts, audit=log, background=background, readiness=readiness)
         say(f"docshelf serve: http://{opts.host}:{opts.port}/mcp (allowed hosts: {', '.join(hosts)})")
-        run_http(app, opts.host, opts.port)
+        run_http(app, opts.host, opts.port, guard=connection_guard(log, readiness, header_timeout=opts.header_timeout))

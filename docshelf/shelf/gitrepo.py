@@ -224,6 +224,12 @@ def _lookup(root: Path, ref: str) -> str:
         raise UnknownCommitError(
             f"Unknown commit or ref {ref!r}. List commits with `docshelf history` or `git log`."
         ) from exc
+    except (IndexError, KeyError, NotImplementedError, TypeError, AttributeError) as exc:
+        # GitPython parses revision syntax itself and fails on what it cannot read (@{-1}, @{yesterday}, HEAD:../).
+        raise UnknownCommitError(
+            f"Cannot read the revision {ref!r}: give a commit sha, tag or branch name (reflog and revision "
+            "expressions such as @{…}, ^, ~ or : are not supported). List commits with `docshelf history`."
+        ) from exc
     if sha == _NULL_SHA:  # GitPython takes the all-zero sha for a commit without looking
         raise UnknownCommitError(f"Unknown commit {ref!r}. List commits with `docshelf history` or `git log`.")
     return sha
@@ -235,6 +241,38 @@ def _tree(root: Path, at: str) -> Any:
         return _reader(root).commit(at).tree
     except (BadName, BadObject, ValueError) as exc:
         raise UnknownCommitError(f"Unknown commit {at!r}. Resolve the ref first; list commits with `git log`.") from exc
+
+
+def head_branch(root: Path) -> str | None:
+    """The full name of the branch HEAD is on (``refs/heads/main``), or None when HEAD is detached."""
+    head = _reader(root).head
+    return None if head.is_detached else str(head.ref.path)
+
+
+def full_ref(root: Path, name: str) -> tuple[str, str] | None:
+    """(full ref name, commit sha) of the ref ``name`` means, in Git's order, or None if it names no ref.
+
+    ``name`` must already be a plain ref name (no revision syntax). Read in Python (loose and
+    packed refs), without starting a process.
+    """
+    repo = _reader(root)
+    for full in (name, f"refs/{name}", f"refs/tags/{name}", f"refs/heads/{name}", f"refs/remotes/{name}"):
+        if not full.startswith("refs/"):
+            continue
+        ref = git.Reference(repo, full, check_path=False)
+        try:
+            return full, str(ref.commit.hexsha)
+        except (ValueError, KeyError, TypeError, OSError, BadName, BadObject):
+            continue
+    return None
+
+
+def reachable(root: Path, sha: str, patterns: tuple[str, ...]) -> bool:
+    """True when commit ``sha`` is in the history of a ref matching ``patterns`` (``git for-each-ref`` rules)."""
+    if not _FULL_SHA.match(sha) or not patterns:
+        return False
+    out = _run(root, "for-each-ref", "--count=1", "--format=%(refname)", f"--contains={sha}", *patterns)
+    return bool(out.strip())
 
 
 # --- reading one commit --------------------------------------------------------------------------
@@ -372,6 +410,13 @@ def remote_of(root: Path) -> str | None:
     return "origin" if "origin" in remotes else remotes[0]
 
 
+def followed_ref(root: Path, branch: str) -> str:
+    """The ref ``--follow BRANCH`` reads: ``refs/remotes/<remote>/BRANCH``, or ``refs/heads/BRANCH`` with no remote."""
+    check_branch(branch)
+    remote = remote_of(root)
+    return f"refs/heads/{branch}" if remote is None else f"refs/remotes/{remote}/{branch}"
+
+
 def branch_tip(root: Path, branch: str, *, fetch: bool = True) -> str:
     """The sha ``branch`` points to now: after a fetch from the remote if the shelf has one, else locally.
 
@@ -380,10 +425,8 @@ def branch_tip(root: Path, branch: str, *, fetch: bool = True) -> str:
     """
     check_branch(branch)
     remote = remote_of(root)
-    if remote is None:
-        return resolve(root, f"refs/heads/{branch}")
-    tracking = f"refs/remotes/{remote}/{branch}"
-    if fetch:
+    tracking = f"refs/heads/{branch}" if remote is None else f"refs/remotes/{remote}/{branch}"
+    if fetch and remote is not None:
         # '--' ends options: the remote and refspec can never be read as flags.
         refspec = f"+refs/heads/{branch}:{tracking}"
         _run(root, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", remote, refspec,

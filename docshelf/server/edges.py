@@ -1,0 +1,141 @@
+"""The HTTP server's edge: connections that send no request cannot crowd out the ones that do.
+
+uvicorn keeps a connection that never sends a request header open for as long as the client
+likes, and its only cap (``limit_concurrency``) answers 503 to everybody once idle sockets fill
+it. Here every connection that is *waiting* for a request header (just opened, or kept alive
+after a response) is on one list, oldest first, and:
+
+* it is closed when no complete header arrives within ``header_timeout`` seconds (slowloris: a
+  header sent a byte at a time does not restart the clock);
+* one client address may hold at most ``per_client`` waiting connections, and the server at most
+  ``total`` — over either, the oldest waiting one is closed to make room for the new one.
+
+A connection that has sent its header is busy and never evicted, so a client that sends a
+request right after connecting is answered however many idle sockets others hold. Every closed
+connection is reported to ``on_refusal`` (the server writes it to the audit log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter, OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEADER_TIMEOUT_S = 10.0
+MAX_WAITING_PER_CLIENT = 32
+MAX_WAITING = 512
+
+Refusal = Callable[[tuple[str, int] | None, str], None]
+
+
+def _ignore(_peer: tuple[str, int] | None, _reason: str) -> None:
+    return None
+
+
+@dataclass
+class ConnectionGuard:
+    """What all connections of one server share: who is waiting for a request header, oldest first."""
+
+    header_timeout: float = HEADER_TIMEOUT_S
+    per_client: int = MAX_WAITING_PER_CLIENT
+    total: int = MAX_WAITING
+    on_refusal: Refusal = _ignore
+    waiting: OrderedDict[GuardedH11Protocol, None] = field(default_factory=OrderedDict)
+    by_client: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        if self.header_timeout <= 0 or self.per_client < 1 or self.total < 1:
+            raise ValueError("header_timeout must be > 0 and the connection limits at least 1")
+
+    def start_waiting(self, conn: GuardedH11Protocol) -> None:
+        """``conn`` now waits for a header; make room by closing the oldest waiting ones over a limit."""
+        if conn in self.waiting:
+            return
+        self.waiting[conn] = None
+        self.by_client[conn.peer_host] += 1
+        while self.by_client[conn.peer_host] > self.per_client:
+            oldest = next(c for c in self.waiting if c.peer_host == conn.peer_host)
+            self.refuse(oldest, "too_many_idle_connections_from_client")
+        while len(self.waiting) > self.total:
+            self.refuse(next(iter(self.waiting)), "too_many_idle_connections")
+
+    def stop_waiting(self, conn: GuardedH11Protocol) -> None:
+        if self.waiting.pop(conn, 0) is None:
+            self.by_client[conn.peer_host] -= 1
+            if self.by_client[conn.peer_host] <= 0:
+                del self.by_client[conn.peer_host]
+
+    def refuse(self, conn: GuardedH11Protocol, reason: str) -> None:
+        """Close a waiting connection and report why."""
+        self.stop_waiting(conn)
+        self.refused[reason] += 1
+        conn.close_waiting()
+        self.on_refusal(conn.client, reason)
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol under a ``ConnectionGuard``; make one per server with ``guarded_protocol``."""
+
+    guard: ClassVar[ConnectionGuard]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._last_cycle: object = None
+
+    @property
+    def peer_host(self) -> str:
+        return self.client[0] if self.client else ""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._await_header()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_timer()
+        self.guard.stop_waiting(self)
+        super().connection_lost(exc)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not None and self.cycle is not self._last_cycle:
+            # A complete request header arrived: the connection is busy, not idle.
+            self._last_cycle = self.cycle
+            self._stop_timer()
+            self.guard.stop_waiting(self)
+
+    def on_response_complete(self) -> None:
+        if not self.transport.is_closing():
+            self._await_header()  # kept alive: waiting for the next request's header
+        super().on_response_complete()
+
+    def _await_header(self) -> None:
+        self._stop_timer()
+        self._header_timer = self.loop.call_later(self.guard.header_timeout, self._header_timed_out)
+        self.guard.start_waiting(self)
+
+    def _header_timed_out(self) -> None:
+        self._header_timer = None
+        if self in self.guard.waiting:
+            self.guard.refuse(self, "request_header_timeout")
+
+    def _stop_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def close_waiting(self) -> None:
+        """Close this connection, which has no request in progress."""
+        self._stop_timer()
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+def guarded_protocol(guard: ConnectionGuard) -> type[GuardedH11Protocol]:
+    """A protocol class bound to ``guard`` (uvicorn instantiates the class it is given per connection)."""
+    return type("DocShelfH11Protocol", (GuardedH11Protocol,), {"guard": guard})

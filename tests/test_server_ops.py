@@ -1,0 +1,109 @@
+"""The HTTP server as operators run it: health, readiness, metrics, and an edge that idle sockets cannot exhaust.
+
+Every test runs ``docshelf serve --transport http`` in a subprocess on 127.0.0.1 and talks to it
+over real sockets.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2
+import pytest
+from server_support import free_port, http_server, make_small_shelf, read_lines, write_launcher
+
+from docshelf.shelf import gitrepo
+
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read_index", "arguments": {}}}
+HANG_S = 30.0  # only a hang takes this long; the tests assert answers, never speed
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_small_shelf(tmp_path_factory.mktemp("ops") / "shelf")
+
+
+def serve(small: Path, tmp_path: Path, header_timeout: float) -> Iterator[tuple[str, Path]]:
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    args = ["--shelf", str(small), "--audit-log", str(log), "--header-timeout", str(header_timeout)]
+    with http_server(write_launcher(tmp_path), args, port):
+        yield f"http://127.0.0.1:{port}", log
+
+
+@pytest.fixture
+def served(small: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    yield from serve(small, tmp_path, HANG_S)
+
+
+@pytest.fixture
+def impatient(small: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A server that closes connections without a complete request header after one second."""
+    yield from serve(small, tmp_path, 1.0)
+
+
+def wait_ready(base: str) -> httpx2.Response:
+    deadline = time.monotonic() + HANG_S
+    while True:
+        ready = httpx2.get(f"{base}/readyz", timeout=HANG_S)
+        if ready.status_code == 200 or time.monotonic() > deadline:
+            return ready
+        assert ready.status_code == 503 and ready.json()["ready"] is False
+        time.sleep(0.1)
+
+
+def test_health_and_readiness_name_the_served_commit(small: Path, served: tuple[str, Path]) -> None:
+    base, _log = served
+    head = gitrepo.resolve(small)
+    assert httpx2.get(f"{base}/healthz", timeout=HANG_S).json() == {"ok": True, "commit": head}
+    assert wait_ready(base).json() == {"ready": True, "commit": head}
+
+
+def test_metrics_count_calls_errors_and_index_builds(small: Path, served: tuple[str, Path]) -> None:
+    base, _log = served
+    wait_ready(base)
+    assert httpx2.post(f"{base}/mcp", json=CALL, headers=HEADERS, timeout=HANG_S).status_code == 200
+    bad = {**CALL, "params": {"name": "fetch", "arguments": {"path": "docs/none.md"}}}
+    assert httpx2.post(f"{base}/mcp", json=bad, headers=HEADERS, timeout=HANG_S).json()["result"]["isError"]
+    page = httpx2.get(f"{base}/metrics", timeout=HANG_S)
+    assert page.headers["content-type"].startswith("text/plain")
+    lines = set(page.text.splitlines())
+    head = gitrepo.resolve(small)
+    assert 'docshelf_calls_total{outcome="ok",tool="read_index"} 1.0' in lines
+    assert 'docshelf_calls_total{outcome="tool_error",tool="fetch"} 1.0' in lines
+    assert 'docshelf_errors_total{tool="fetch"} 1.0' in lines
+    assert 'docshelf_call_seconds_count{tool="read_index"} 1.0' in lines
+    assert "docshelf_index_builds_total 1.0" in lines and "docshelf_ready 1.0" in lines
+    assert f'docshelf_served_commit_info{{commit="{head}",label="HEAD"}} 1.0' in lines
+
+
+def test_a_thousand_idle_connections_do_not_keep_a_client_out(served: tuple[str, Path]) -> None:
+    base, log = served
+    port = int(base.rsplit(":", 1)[1])
+    idle: list[socket.socket] = []
+    try:
+        for n in range(1000):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=HANG_S)
+            if n % 2:
+                sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # half a header, never finished
+            idle.append(sock)
+        answer = httpx2.post(f"{base}/mcp", json=CALL, headers=HEADERS, timeout=HANG_S)
+        assert answer.status_code == 200 and "commit" in answer.json()["result"]["structuredContent"]
+    finally:
+        for sock in idle:
+            sock.close()
+    outcomes = [r["outcome"] for r in read_lines(log)]
+    assert outcomes.count("conn_too_many_idle_connections_from_client") >= 1000 - 32
+    assert outcomes.count("ok") == 1
+
+
+def test_a_connection_that_sends_no_complete_header_is_closed_and_audited(impatient: tuple[str, Path]) -> None:
+    base, log = impatient
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=HANG_S) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        assert sock.recv(1024) == b""  # closed by the server (a hang would raise the socket timeout)
+    assert [r["outcome"] for r in read_lines(log)] == ["conn_request_header_timeout"]
