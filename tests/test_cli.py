@@ -92,7 +92,7 @@ def test_demo_runs(tmp_path: Path) -> None:
     res = run("demo", "--dir", str(tmp_path / "demo"))
     assert res.returncode == 0, res.stderr
     out = res.stdout
-    assert "== read_index {}" in out and "== fetch {'path': 'docs/laws/999-fz/" in out
+    assert "== read_index {}" in out and "== fetch {'path': '/docs/laws/999-fz/" in out
     verdicts = [line for line in out.splitlines() if line.startswith("verdict: ")]
     assert [v.split()[1] for v in verdicts] == ["ok", "not_found"]  # the honest quote, then the altered one
     assert "bytes of Markdown" in out
