@@ -1,4 +1,4 @@
-"""Helpers for the web desk tests (no tests here): a small shelf, real MCP calls into a real audit log, a new edition."""
+"""Helpers for the web desk tests (no tests here): a small shelf, real MCP calls into an audit log, a new edition."""
 
 from __future__ import annotations
 

@@ -155,6 +155,11 @@ class AuditLog:
             return True
         return (st.st_dev, st.st_ino) != self._ino
 
+    def file_id(self) -> tuple[int, int] | None:
+        """(device, inode) of the file being written; None for standard output or when closed."""
+        with self._lock:
+            return self._ino if self._fd is not None else None
+
     def reopen(self) -> None:
         """Close and open the path again: after a rotation, writes go to the new file."""
         with self._lock:

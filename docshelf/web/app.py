@@ -199,7 +199,8 @@ def _routes(desk: Desk, verifier: TokenFileVerifier | None, sessions: Sessions) 
         if verifier is None:
             return RedirectResponse("/", 303)
         target = request.query_params.get("next", "/")
-        target = target if target.startswith("/") and not target.startswith("//") else "/"
+        # Only a path of this server: never «//host» or «/\\host», which browsers read as another site.
+        target = target if target.startswith("/") and not target.startswith(("//", "/\\")) else "/"
         if request.method == "GET":
             return HTMLResponse(frame("Log in", casefile.login_form(target, ""), nav=False))
         form = await request.form()

@@ -182,7 +182,7 @@ def recheck_quotes(
     for item in items:
         then = verify.verify_quote(root, item["quote"], item["ref"], at=commit_a).to_dict()
         now = verify.verify_quote(root, item["quote"], item["ref"], at=commit_b).to_dict()
-        clause = str(then.get("clause") or "")
+        clause = str(then.get("clause") or (then.get("closest") or {}).get("clause") or "")
         doc_id = str(then.get("doc_id") or "")
         changed = [
             f"{d.doc_id} {c.clause}"
@@ -192,10 +192,12 @@ def recheck_quotes(
         ]
         if now["verdict"] == "ok":
             summary = f"still verbatim {when}" if then["verdict"] == "ok" else f"verbatim {when} (it was not then)"
+        elif then["verdict"] != "ok":
+            summary = f"not verbatim then, nor {when} ({now['verdict']})"
         elif changed:
             summary = f"no longer verbatim {when}: changed in {', '.join(changed)}"
         else:
-            summary = f"no longer verbatim {when}: {now['verdict']}"
+            summary = f"no longer verbatim {when} ({now['verdict']})"
         out.append(Recheck(item["quote"], item["ref"], then, now, changed, summary))
     return out
 
