@@ -22,6 +22,7 @@ from docshelf.law.editions import (
     replacement_chain,
     status_note,
 )
+from docshelf.law.repealed import repeal_notice
 from docshelf.records import DocMeta
 from docshelf.shelf import store as shelf
 from docshelf.shelf.check import Problem
@@ -302,3 +303,38 @@ def test_water_codes_statuses_through_time(water_shelf: Path) -> None:
     assert "не действует: утратил силу 01.01.2007, заменён: Водный кодекс РФ" in warning
     assert warning.endswith(f"Замена: Водный кодекс РФ ({new.entry}).")
     assert fetch_warning(new, date(2025, 1, 1), metas) is None
+
+
+# --- a text that says it is repealed ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("opening", "edition", "said"),
+    [
+        (["ВОДНЫЙ КОДЕКС", "Утратил силу - Федеральный закон от 03.06.2006 г. N 73-ФЗ"], {}, "Утратил силу - Федер"),
+        (["Документ утратил силу с 01.03.2026"], {"valid_from": "2013-09-01"}, "Документ утратил силу"),
+        (["NIST SP 800-63-2", "This publication has been withdrawn."], {}, "This publication has been withdrawn"),
+        (["Приказ", "Утратил силу"], {"valid_to": "2026-03-01"}, None),  # already recorded
+        (["Статья 10.2. Утратила силу. - Федеральный закон от 29.07.2017 N 276-ФЗ."], {}, None),  # one article
+        (["Положение о порядке, утратившем силу приказом № 5"], {}, None),
+    ],
+)
+def test_add_says_when_the_text_reads_repealed_but_the_meta_does_not(
+    opening: list[str], edition: dict[str, str], said: str | None
+) -> None:
+    notice = repeal_notice(opening, edition)
+    if said is None:
+        assert notice is None
+    else:
+        assert notice is not None and f"«{said}" in notice and "--valid-to YYYY-MM-DD" in notice
+
+
+def test_the_repealed_water_code_of_1995_gets_the_notice_at_add(tmp_path: Path) -> None:
+    source = corpus_file("ru-regulations/deep-foundation__russian-laws/102038209.html")
+    root = shelf.init(tmp_path / "shelf")
+    (doc,) = shelf.add(root, [source], DocOptions("", "laws", "Водный кодекс РФ 1995"), progress=quiet)
+    (notice,) = [w for w in doc.meta["warnings"] if w.startswith("edition:")]
+    assert "«Утратил силу - Федеральный закон от 03.06.2006" in notice
+    dated = DocOptions("", "laws", "Водный кодекс РФ 1995 (b)", edition={"valid_to": "2007-01-01"})
+    (again,) = shelf.add(root, [source], dated, progress=quiet)
+    assert not [w for w in again.meta["warnings"] if w.startswith("edition:")]
