@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,7 @@ def init(directory: Path, name: str | None) -> None:
 @click.option("--amended-by", default="", help="Id(s) of the documents that amend this one (separate with ;).")
 @click.option("--publication", default="", help="Official publication reference (e.g. publication.pravo.gov.ru №).")
 @click.option("--update", is_flag=True, help="The file is a new edition of the document with this --id: replace it.")
+@click.option("--json", "as_json", is_flag=True, help="Print each document's id, entry and build quality as JSON.")
 def add(
     sources: tuple[Path, ...],
     shelf_dir: Path | None,
@@ -97,6 +99,7 @@ def add(
     amended_by: str,
     publication: str,
     update: bool,
+    as_json: bool,
 ) -> None:
     """Convert SOURCES (PDF, DOCX, HTML, TXT, Markdown) and add them to the shelf in one commit.
 
@@ -124,28 +127,57 @@ def add(
     if update and not doc_id:
         raise click.UsageError("--update needs --id: the id of the document this file is a new edition of")
     docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit, update=update)
+    if as_json:
+        rows = [{"id": d.id, "entry": d.entry_path, "sections": len(d.meta["sections"]),
+                 "quality": d.meta.get("quality", {})} for d in docs]  # fmt: skip
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
     for d in docs:
         click.echo(f"{d.id}\t{d.entry_path}\t{len(d.meta['sections'])} section(s)")
+        _echo_quality((d.id, w) for w in d.meta.get("quality", {}).get("warnings", []))
+
+
+def _echo_quality(notes: Iterable[tuple[str, str]]) -> None:
+    """The build's quality warnings, on stderr: a short list a maintainer reads before committing."""
+    for doc_id, warning in notes:
+        click.echo(f"quality: {doc_id}: {warning}", err=True)
 
 
 @cli.command()
 @SHELF_OPTION
 @click.option("--no-commit", is_flag=True, help="Write the files but do not commit.")
-def rebuild(shelf_dir: Path | None, no_commit: bool) -> None:
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print whether files changed and each document's quality warnings."
+)
+def rebuild(shelf_dir: Path | None, no_commit: bool, as_json: bool) -> None:
     """Regenerate all sections and indexes from sources/ (idempotent)."""
-    changed = shelf.rebuild(_shelf(shelf_dir), commit=not no_commit)
+    root = _shelf(shelf_dir)
+    changed = shelf.rebuild(root, commit=not no_commit)
+    notes = check_mod.quality_notes(root)
+    if as_json:
+        quality = [{"id": doc_id, "warning": w} for doc_id, w in notes]
+        click.echo(json.dumps({"changed": changed, "quality": quality}, ensure_ascii=False, indent=2))
+        return
+    _echo_quality(notes)
     click.echo("rebuilt: changes written" if changed else "rebuilt: no changes")
 
 
 @cli.command()
 @SHELF_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print problems as JSON.")
-def check(shelf_dir: Path | None, as_json: bool) -> None:
-    """Lint the shelf; exit 1 on any problem (use it as the shelf's CI gate)."""
-    problems = check_mod.check(_shelf(shelf_dir))
+@click.option("--strict", is_flag=True, help="Also fail documents below the quality floors of .docshelf.json.")
+def check(shelf_dir: Path | None, as_json: bool, strict: bool) -> None:
+    """Lint the shelf; exit 1 on any problem (use it as the shelf's CI gate).
+
+    Quality warnings of the build are shown on stderr; with --strict, a document whose headings
+    miss its own contents or whose text keeps page furniture is a problem.
+    """
+    root = _shelf(shelf_dir)
+    problems = check_mod.check(root, strict=strict)
     if as_json:
         click.echo(json.dumps([p.to_dict() for p in problems], ensure_ascii=False, indent=2))
     else:
+        _echo_quality(check_mod.quality_notes(root))
         for p in problems:
             click.echo(f"{p.path}: {p.kind}: {p.message}")
         click.echo(f"{len(problems)} problem(s)" if problems else "ok: no problems", err=True)
@@ -312,12 +344,10 @@ def demo(directory: Path | None) -> None:
 
 
 from docshelf.server.commands import audit, serve, token  # noqa: E402  (the group above must exist first)
-from docshelf.web.command import web  # noqa: E402
 
 cli.add_command(serve)
 cli.add_command(token)
 cli.add_command(audit)
-cli.add_command(web)
 
 
 def main() -> None:

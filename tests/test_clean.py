@@ -54,6 +54,70 @@ def test_furniture_not_touched_on_one_page_documents() -> None:
     assert clean.strip_furniture(blocks) == blocks
 
 
+_WORDS = "ноль первый второй третий четвертый пятый шестой седьмой восьмой".split()
+_CONSULTANT_FOOTER = (
+    "КонсультантПлюс",
+    "www.consultant.ru",
+    "Страница {p} из {n}",
+    "делу. Отче...",
+    "надежная правовая поддержка",
+)
+
+
+def _long_furniture_pages(n: int) -> tuple[Block, ...]:
+    """Pages with a two-line header and a five-line footer (a ConsultantPlus export) around unique body text."""
+    out: list[Block] = []
+    for p in range(1, n + 1):
+        out += [
+            Block("Документ предоставлен КонсультантПлюс", page=p, size=0.9),
+            Block("Дата сохранения: 20.09.2018", page=p),
+        ]
+        out += [Block(f"Пункт {_WORDS[p]} стандарта, который встречается один раз.", page=p)]
+        out += [Block(line.format(p=p, n=n), page=p) for line in _CONSULTANT_FOOTER]
+    return tuple(out)
+
+
+def test_furniture_spanning_several_lines_is_removed() -> None:
+    out = _texts(clean.strip_furniture(_long_furniture_pages(8)))
+    assert out == [f"Пункт {_WORDS[p]} стандарта, который встречается один раз." for p in range(1, 9)]
+    assert clean.surviving_furniture(clean.strip_furniture(_long_furniture_pages(8))) == []
+
+
+def test_surviving_furniture_is_reported() -> None:
+    blocks = _long_furniture_pages(8)
+    left = clean.surviving_furniture(blocks)
+    assert "Страница 3 из 8" in left and "надежная правовая поддержка" in left
+
+
+def test_page_numbers_anywhere_on_the_page_but_not_a_heading_number() -> None:
+    # A Word → PDF export: the page number and the DOI line sit in the middle of the reading order.
+    blocks: list[Block] = []
+    for p in range(1, 9):
+        blocks += [Block("NIST SP 800-99", page=p, size=0.82), Block(f"Text at the top of page {p}.", page=p)]
+        if p == 3:
+            blocks += [Block("1", page=p, bold=True), Block("Purpose", page=p, bold=True)]  # a heading number
+        blocks += [
+            Block(str(p + 4), page=p),
+            Block("This publication is available free of charge from:", page=p, size=0.74),
+        ]
+        blocks += [Block(f"Closing words of page {p} that nobody repeats.", page=p)]
+    out = _texts(clean.strip_furniture(tuple(blocks)))
+    assert "1" in out and "Purpose" in out
+    assert not any(t.isdigit() and t != "1" for t in out)
+    assert not any(t.startswith(("This publication", "NIST SP")) for t in out)
+
+
+def test_a_body_line_that_repeats_is_not_furniture_in_the_middle_of_a_page() -> None:
+    blocks: list[Block] = []
+    for p in range(1, 9):
+        blocks += [Block(f"Header page {p}", page=p), Block(f"Control {_WORDS[p]} opens the page.", page=p)]
+        blocks += [Block(f"Body of control {_WORDS[p]}.", page=p), Block("Control Enhancements:", page=p)]
+        blocks += [Block(f"The {_WORDS[p]} enhancement.", page=p), Block(f"Closing {_WORDS[p]}.", page=p)]
+        blocks += [Block(f"Footer {p}", page=p)]
+    out = _texts(clean.strip_furniture(tuple(blocks)))
+    assert out.count("Control Enhancements:") == 8
+
+
 def test_soft_hyphen_inside_and_across_blocks() -> None:
     blocks = (Block("инфор\u00adмации и защи\u00ad"), Block("те информации"))
     assert _texts(clean.fix_soft_hyphens(blocks)) == ["информации и защите информации"]

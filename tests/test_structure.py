@@ -120,3 +120,53 @@ def test_editorial_blocks_rendered_as_quotes() -> None:
     )
     md = split_document(blocks, find_headings(blocks), max_chars=10_000)[0].markdown
     assert "> (в ред. закона от 25.07.2011 N 261-ФЗ)" in md
+
+
+def _sp_blocks() -> tuple[Block, ...]:
+    """A NIST-like body: a heading split over two lines, a heading whose number is not in the text
+    layer, and numbered list items that look like short titles."""
+    return (
+        Block("Table of Contents", bold=True, page=2),
+        Block("1 Purpose ........................ 1", page=2),
+        Block("2 Requirements ................... 2", page=2),
+        Block("2.1 General Requirements ......... 2", page=2),
+        Block("2.2 Identity Resolution .......... 3", page=2),
+        Block("1", bold=True, page=3),
+        Block("Purpose", bold=True, page=3),
+        Block("This section is informative.", page=3),
+        Block("2 Requirements", bold=True, page=4),
+        Block("General Requirements", bold=True, page=4),  # «2.1» is missing from the text layer
+        Block("1. Resolution", page=4),
+        Block("2. Validation", page=4),
+        Block("3. Verification", page=4),
+        Block("2.2", bold=True, page=5),
+        Block("Identity Resolution", bold=True, page=5),
+        Block("The CSP SHALL resolve the identity.", page=5),
+    )
+
+
+def test_the_documents_own_contents_decide_the_headings() -> None:
+    from docshelf.build.completeness import contents_entries
+    from docshelf.build.docmap import find_map
+
+    source, entries = contents_entries((), _sp_blocks())
+    assert source == "contents" and [e.number for e in entries] == ["1", "2", "2.1", "2.2"]
+    blocks, mapped, missing = find_map(_sp_blocks(), entries, outline=False)
+    assert missing == []
+    hs = find_headings(blocks, mapped=mapped)
+    assert [(h.text, clause_id(h, english=True), h.level) for h in hs] == [
+        ("1 Purpose", "§1", 1),  # the number on its own line joined to its title
+        ("2 Requirements", "§2", 1),
+        ("General Requirements", "§2.1", 2),  # verbatim text, the number from the contents
+        ("2.2 Identity Resolution", "§2.2", 2),
+    ]
+    assert "3. Verification" in [b.text for b in blocks]  # a list item, not a heading
+
+
+def test_a_map_that_does_not_describe_the_text_is_ignored() -> None:
+    from docshelf.build.completeness import ContentsEntry
+    from docshelf.build.docmap import find_map
+
+    entries = [ContentsEntry("7 Elsewhere", "7"), ContentsEntry("8 Nowhere", "8"), ContentsEntry("9 Other", "9")]
+    blocks, mapped, missing = find_map(_sp_blocks(), entries, outline=False)
+    assert blocks == _sp_blocks() and mapped == [] and missing == entries

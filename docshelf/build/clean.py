@@ -18,7 +18,26 @@ from docshelf.model import Block
 
 Blocks = tuple[Block, ...]
 
-_EDGE = 2  # how many blocks at the top and bottom of a page may be running headers/footers
+_EDGE = 2  # the outermost blocks of a page: running headers/footers even with a unique line between them
+_EDGE_ZONE = 8  # a header or footer of several lines continues up to this many blocks from the edge
+_MIN_KNOWN_PAGES = 3
+_SMALL_PRINT = 0.9  # relative size below which a repeated line is page furniture wherever it sits
+_ROMAN_PAGE = re.compile(r"^[ivxlc]{1,6}$")
+_PAGE_CODE = re.compile(r"(?<!\w)[a-z]{1,2}-[a-z]{1,3}(?!\w)")  # «APPENDIX F-AC»: the family varies
+# A line that is only a page number: «12», «- 12 -», «Page 12», «PAGE F-12», «Стр. 3 из 104», «Страница 4 из 28».
+_PAGE_NUMBER = re.compile(
+    r"^(?:[-–—]\s*)?(?:(?:page|стр\.?|страница)\s*)?(?:[A-Z]-)?(?P<n>\d{1,4})(?:\s*(?:of|из)\s*\d{1,4})?(?:\s*[-–—])?$",
+    re.IGNORECASE,
+)
+# A line that is furniture by its words alone, wherever it sits (when it recurs on a few pages).
+_KNOWN_FURNITURE = re.compile(
+    r"^(?:This publication is available free of charge from:?\s*(?:https?://doi\.org/\S+)?|https?://doi\.org/\S+"
+    r"|Страница \d+ из \d+|Стр\. \d+ из \d+)$"
+)
+# Furniture that may be glued into a paragraph by a page break.
+_FURNITURE_TEXT = re.compile(
+    r"Страница \d+ из \d+|Стр\. \d+ из \d+|This publication is available free of charge from:?\s*\S+"
+)
 _FURNITURE_SHARE = 0.3
 _DIGITS = re.compile(r"\d+")
 _SOFT_HYPHEN_BREAK = re.compile(r"\u00ad[ \t]*(?:\n[ \t]*)*")
@@ -42,8 +61,99 @@ _CLI_OUTPUT = re.compile(r"^(?:\$ |>>> |# |C:\\|Traceback \(most recent call las
 
 def _furniture_key(block: Block) -> str:
     # Style is part of the key: a bold 14pt title equal to the 8pt running header is not furniture.
-    text = _DIGITS.sub("#", " ".join(block.text.casefold().split()))
-    return f"{text}|{block.bold}|{block.size:.1f}"
+    # Numbers and page codes vary from page to page («PAGE F-12», «APPENDIX F-AC», «Страница 5 из 28»).
+    text = " ".join(block.text.casefold().split())
+    text = _PAGE_CODE.sub("#", _ROMAN_PAGE.sub("#", text))
+    return f"{_DIGITS.sub('#', text)}|{block.bold}|{block.size:.1f}"
+
+
+def _pages_of(blocks: Blocks) -> dict[int, list[int]]:
+    by_page: dict[int, list[int]] = defaultdict(list)
+    for i, b in enumerate(blocks):
+        if b.page:
+            by_page[b.page].append(i)
+    return by_page
+
+
+def _short_para(b: Block) -> bool:
+    return b.kind == "para" and not b.editorial and len(b.text) <= 200
+
+
+def _threshold(pages: int) -> float:
+    # Few pages: only a line on every page counts; many pages: ≥30% (a header can skip title pages).
+    return pages if pages < 5 else max(3, _FURNITURE_SHARE * pages)
+
+
+def _edge_keys(by_page: dict[int, list[int]], keys: dict[int, str], depth: int) -> dict[str, set[int]]:
+    """For each furniture key, the pages where it sits among the ``depth`` outermost blocks (top or bottom)."""
+    pages: dict[str, set[int]] = defaultdict(set)
+    for page, idxs in by_page.items():
+        for i in idxs[:depth] + idxs[-depth:]:
+            if i in keys:
+                pages[keys[i]].add(page)
+    return pages
+
+
+def _deeper_layers(seqs: list[list[int]], keys: dict[int, str], threshold: float, drop: set[int]) -> set[int]:
+    """A header or footer of several lines: past the two outermost blocks, peel layer by layer.
+
+    Only pages whose outer blocks were all furniture go on, and a layer's line must repeat at that
+    layer on enough pages («КонсультантПлюс / www.consultant.ru / Страница 4 из 28 / …»).
+    """
+    found: set[int] = set()
+    open_seqs = [seq for seq in seqs if all(i in drop for i in seq[:_EDGE])]
+    for layer in range(_EDGE, _EDGE_ZONE):
+        here = [(seq, seq[layer]) for seq in open_seqs if layer < len(seq) and seq[layer] in keys]
+        count = Counter(keys[i] for _seq, i in here)
+        open_seqs = [seq for seq, i in here if count[keys[i]] >= threshold]
+        found.update(seq[layer] for seq in open_seqs)
+    return found
+
+
+def furniture_indexes(blocks: Blocks) -> set[int]:
+    """Blocks that are running headers/footers or page numbers (see ``strip_furniture``)."""
+    by_page = _pages_of(blocks)
+    if len(by_page) < 2:
+        return set()
+    keys = {i: _furniture_key(b) for i, b in enumerate(blocks) if _short_para(b)}
+    threshold = _threshold(len(by_page))
+    at_edges = _edge_keys(by_page, keys, _EDGE)
+    drop = {
+        i
+        for idxs in by_page.values()
+        for i in idxs[:_EDGE] + idxs[-_EDGE:]
+        if len(at_edges.get(keys.get(i, ""), ())) >= threshold
+    }
+    drop |= _deeper_layers(list(by_page.values()), keys, threshold, drop)
+    drop |= _deeper_layers([idxs[::-1] for idxs in by_page.values()], keys, threshold, drop)
+    # A small-print line (a DOI line set in the side margin) may sit anywhere in the reading order;
+    # repeated on many pages, it is furniture wherever it is.
+    anywhere: dict[str, set[int]] = defaultdict(set)
+    for i, key in keys.items():
+        anywhere[key].add(blocks[i].page)
+    drop |= {i for i, key in keys.items() if blocks[i].size < _SMALL_PRINT and len(anywhere[key]) >= threshold}
+    known = {i for i in keys if _KNOWN_FURNITURE.match(blocks[i].text.strip())}
+    if len({blocks[i].page for i in known}) >= _MIN_KNOWN_PAGES:
+        drop |= known
+    return drop | _page_numbers(blocks, keys, threshold)
+
+
+def _page_numbers(blocks: Blocks, keys: dict[int, str], threshold: float) -> set[int]:
+    """Lines that are only a page number, wherever they sit: their number keeps step with the page.
+
+    «1» before «Purpose» (a heading number on its own line) does not: only the lines whose number is
+    the page's own, less the document's usual offset, are dropped.
+    """
+    offsets: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for i in keys:
+        if m := _PAGE_NUMBER.match(blocks[i].text.strip()):
+            offsets[blocks[i].page - int(m.group("n"))][_DIGITS.sub("#", keys[i])].append(i)
+    drop: set[int] = set()
+    for by_style in offsets.values():
+        for idxs in by_style.values():
+            if len({blocks[i].page for i in idxs}) >= threshold:
+                drop.update(idxs)
+    return drop
 
 
 def strip_furniture(blocks: Blocks) -> Blocks:
@@ -51,24 +161,31 @@ def strip_furniture(blocks: Blocks) -> Blocks:
 
     A line that occurs once (an article heading at the top of a page) is never dropped.
     """
-    by_page: dict[int, list[int]] = defaultdict(list)
-    for i, b in enumerate(blocks):
-        if b.page:
-            by_page[b.page].append(i)
-    if len(by_page) < 2:
-        return blocks
-    edges: dict[int, str] = {}
-    for idxs in by_page.values():
-        for i in idxs[:_EDGE] + idxs[-_EDGE:]:
-            if blocks[i].kind == "para" and len(blocks[i].text) <= 200:
-                edges[i] = _furniture_key(blocks[i])
-    pages_with: Counter[str] = Counter()
-    for key in {(blocks[i].page, k) for i, k in edges.items()}:
-        pages_with[key[1]] += 1
-    # Few pages: only a line on every page counts; many pages: ≥30% (a header can skip title pages).
-    threshold = len(by_page) if len(by_page) < 5 else max(3, _FURNITURE_SHARE * len(by_page))
-    drop = {i for i, k in edges.items() if pages_with[k] >= threshold}
-    return tuple(b for i, b in enumerate(blocks) if i not in drop)
+    drop = furniture_indexes(blocks)
+    return tuple(b for i, b in enumerate(blocks) if i not in drop) if drop else blocks
+
+
+def surviving_furniture(blocks: Blocks) -> list[str]:
+    """Furniture left in cleaned text: page numbers, «Страница N из M», DOI lines, a page's repeated first or last line.
+
+    Judged on the cleaned blocks, independently of what ``strip_furniture`` removed, so the build
+    reports what it missed. Stricter than removal (the outermost line on half of the pages), so body
+    lines that merely became a page's first line once the header went are not counted.
+    """
+    by_page = _pages_of(blocks)
+    keys = {i: _furniture_key(b) for i, b in enumerate(blocks) if _short_para(b)}
+    found: set[int] = set()
+    if len(by_page) >= 2:
+        outer = _edge_keys(by_page, keys, 1)
+        half = max(_threshold(len(by_page)), 0.5 * len(by_page))
+        found = {i for i in keys if len(outer.get(keys[i], ())) >= half and blocks[i].page}
+        found &= {idxs[0] for idxs in by_page.values()} | {idxs[-1] for idxs in by_page.values()}
+        found |= _page_numbers(blocks, keys, _threshold(len(by_page)))
+    lines = [blocks[i].text for i in sorted(found)]
+    for b in blocks:
+        if b.kind != "table" and not b.editorial:
+            lines += [m.group(0) for m in _FURNITURE_TEXT.finditer(b.text)]
+    return lines
 
 
 def fix_soft_hyphens(blocks: Blocks) -> Blocks:

@@ -8,6 +8,8 @@ or page numbers) gives the clause numbers to expect; and article numbering must 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
@@ -15,6 +17,76 @@ from docshelf.law import grammar as g
 from docshelf.model import Block
 
 _TOC_LINE = re.compile(r"(?:\.{3,}|…{2,})\s*\d{1,4}$")
+# A printed contents line of any family: «1.1 PURPOSE ........ 2», «APPENDIX A REFERENCES ....A-1», «Foreword … iv».
+_LEADER_LINE = re.compile(
+    r"^(?P<title>\S.*?)\s*(?:\.\s?){3,}\s*(?:[A-Z]-)?(?:\d{1,4}|[ivxlc]{1,6})$|^(?P<t2>\S.*?)…{2,}\s*\d{1,4}$"
+)
+_NUMBERED_ENTRY_TAIL = re.compile(r"(?:\.{2,}|…+|\s)\s*\d{1,4}$")
+_ENTRY_NUMBER = re.compile(rf"^({g.SECTION_NUMBER})\.?\s")
+_PRINTED_PAGE = re.compile(r"(?<![-\w])(\d{1,4})\s*$")  # «… 12» but not «… A-1» (an appendix's own pages)
+# A list of tables or figures printed after the contents: captions, not the document's sections.
+_CAPTION = re.compile(r"^(?:Table|Figure|Таблица|Рисунок)\s+[A-ZА-Я]?[-\d.]+\b")
+
+
+@dataclass(frozen=True)
+class ContentsEntry:
+    """One entry of the document's own table of contents: its title as printed and its clause, if numbered."""
+
+    title: str
+    number: str = ""  # «4.2», «A.1» for a numbered entry
+    clause: str = ""  # «ст. 5» for an article entry
+    level: int = 1  # depth in the map: the outline level, or the depth of a printed entry's number
+    page: int = 0  # the page it points to: physical for an outline, as printed for a contents page
+
+    @property
+    def label(self) -> str:
+        return self.title if len(self.title) <= 60 else self.title[:57] + "…"
+
+
+def contents_entries(
+    outline: tuple[tuple[int, str, int], ...], blocks: tuple[Block, ...]
+) -> tuple[str, list[ContentsEntry]]:
+    """The document's own map, most trusted first: its PDF outline, else its printed contents page.
+
+    Returns the map's name («outline», «contents» or «none») and its entries, without repeats.
+    """
+    if outline:
+        return "outline", _unique(_entry(title, level, page) for level, title, page in outline)
+    return ("contents", entries) if (entries := _printed_entries(blocks)) else ("none", [])
+
+
+def _entry(title: str, level: int = 0, page: int = 0) -> ContentsEntry:
+    title = " ".join(title.replace("\u00a0", " ").split())
+    if m := g.CONTENTS_ARTICLE.match(title):
+        return ContentsEntry(title, clause=g.article_id(m.group(1)), level=level or 1, page=page)
+    if m := _ENTRY_NUMBER.match(title):
+        number = m.group(1).rstrip(".")
+        return ContentsEntry(title, number=number, level=level or number.count(".") + 1, page=page)
+    return ContentsEntry(title, level=level or 1, page=page)
+
+
+def _unique(entries: Iterable[ContentsEntry]) -> list[ContentsEntry]:
+    """Entries once each, without the lists of tables and figures (captions, not sections)."""
+    kept = (e for e in entries if e.title and not _CAPTION.match(e.title))
+    return list({(e.title.casefold(), e.number): e for e in kept}.values())
+
+
+def _printed_entries(blocks: tuple[Block, ...]) -> list[ContentsEntry]:
+    """Entries of a printed contents page: dot-leader lines, or runs of ≥3 «N. Title  page» lines."""
+    lines = [ln.strip() for b in blocks[:600] if b.kind != "table" for ln in b.text.split("\n")]
+    out: list[ContentsEntry] = []
+    run: list[tuple[str, int]] = []
+    for line in [*lines, ""]:
+        leader = _LEADER_LINE.match(line)
+        if leader or g.CONTENTS_NUMBERED.match(line):
+            title = (leader.group("title") or leader.group("t2")) if leader else _NUMBERED_ENTRY_TAIL.sub("", line)
+            page = _PRINTED_PAGE.search(line)
+            run.append((title.rstrip(" .…"), int(page.group(1)) if page else 0))
+            continue
+        if len(run) >= 3:
+            out.extend(_entry(t, 0, p) for t, p in run)
+        run = []
+    return _unique(out)
 
 
 def expected_clauses(outline: tuple[tuple[int, str, int], ...], blocks: tuple[Block, ...], english: bool) -> list[str]:

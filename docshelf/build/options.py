@@ -1,4 +1,4 @@
-"""What a shelf's configuration says about building: split sizes, the PDF engine. Pure values.
+"""What a shelf's configuration says about building: split sizes, the PDF engine, quality floors. Pure values.
 
 Loading them from ``.docshelf.json`` is the shelf layer's job (``docshelf.shelf.config``).
 """
@@ -16,6 +16,14 @@ class SplitOptions:
 
 
 @dataclass(frozen=True)
+class QualityFloors:
+    """What ``docshelf check --strict`` demands of every document's build quality (see ``build.quality``)."""
+
+    min_contents_found: float = 0.95  # share of the document's own contents entries found as headings
+    max_furniture_lines: int = 0  # repeated page lines (headers, footers, page numbers) left in the text
+
+
+@dataclass(frozen=True)
 class ShelfConfig:
     name: str = "DocShelf shelf"
     description: str = "Regulations and manuals as Markdown sections with a table of contents."
@@ -24,6 +32,7 @@ class ShelfConfig:
     default_category: str = "general"
     pdf_engine: str = "docshelf"  # "docshelf" (own extractor, fast) or "layout" (pymupdf4llm layout model)
     split: SplitOptions = field(default_factory=SplitOptions)
+    quality: QualityFloors = field(default_factory=QualityFloors)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, indent=2) + "\n"

@@ -12,15 +12,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docshelf import convert
-from docshelf.build import toc
+from docshelf.build import quality, toc
 from docshelf.build.clean import clean
-from docshelf.build.completeness import contents_numbers, expected_clauses, missing_clauses, numbering_problems
+from docshelf.build.completeness import (
+    contents_entries,
+    contents_numbers,
+    expected_clauses,
+    missing_clauses,
+    numbering_problems,
+)
+from docshelf.build.docmap import find_map
 from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
 from docshelf.build.split import Section, split_document, whole_document
 from docshelf.build.structure import find_headings, guess_title
 from docshelf.law import grammar
 from docshelf.law.clauses import section_clauses
+from docshelf.law.repealed import OPENING_LINES, repeal_notice
 
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -83,7 +91,9 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
             f"{options.source}: the document is empty after conversion. Check that it has text.",
             source=options.source,
         )
-    headings = find_headings(blocks, contents_numbers(converted.outline, blocks))
+    map_source, entries = contents_entries(converted.outline, blocks)
+    blocks, mapped, unmapped = find_map(blocks, entries, outline=map_source == "outline")
+    headings = find_headings(blocks, contents_numbers(converted.outline, blocks), mapped)
     stem = options.source.rsplit(".", 1)[0]
     title = options.title or guess_title(blocks, headings, converted.title or stem)
     doc_id = options.id or derive_id(blocks, stem)
@@ -125,6 +135,15 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         f"completeness: {c} is announced by the document's contents but not found" for c in missing_clauses(meta)
     ]
     meta["warnings"] += [f"numbering: {p}" for p in numbering_problems(meta)]
+    if notice := repeal_notice((b.text for b in blocks[:OPENING_LINES]), meta["edition"]):
+        meta["warnings"].append(notice)
+    meta["quality"] = quality.assess(
+        contents=(map_source, entries, unmapped),
+        blocks=blocks,
+        headings=headings,
+        sections=quality.section_view(records, files),
+        meta=meta,
+    )
     if split:
         files.update(toc.render_subindexes(meta))
     files[f"{base}.meta.json"] = json.dumps(meta, ensure_ascii=False, indent=2) + "\n"

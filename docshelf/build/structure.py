@@ -9,8 +9,10 @@ pattern at all (manuals).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from docshelf.build.docmap import MAP_RANK, Found
 from docshelf.law.grammar import APPROVAL_STAMP, APPROVED_TITLE, HEADINGS, heading_clause_id
 from docshelf.model import Block
 
@@ -167,14 +169,46 @@ def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
     return found
 
 
-def find_headings(blocks: tuple[Block, ...], contents: frozenset[str] = frozenset()) -> list[Heading]:
+def _with_map(candidates: dict[int, tuple[str, int, str]], mapped: Sequence[Found]) -> dict[int, tuple[str, int, str]]:
+    """The map's headings, and the grammar's where the map is silent.
+
+    A numbered line the map does not list is a list item, unless it is a child of a listed section
+    deeper than the map goes («4.4.1» under «4.4» when the map stops at two levels). Structural
+    kinds the map does not list (articles under a map of chapters) sit below the map's levels.
+    """
+    out = {f.index: (f.kind, f.rank, f.number) for f in mapped}
+    kind_rank: dict[str, int] = {}
+    for f in mapped:
+        kind_rank[f.kind] = min(kind_rank.get(f.kind, f.rank), f.rank)
+    numbers = {f.number for f in mapped if f.kind == "num" and f.number}
+    depth = max((n.count(".") + 1 for n in numbers), default=0)
+    below = max((f.rank for f in mapped), default=MAP_RANK) + 1
+    for i, (kind, rank, number) in candidates.items():
+        if i in out or kind in ("big", "source"):
+            continue
+        if kind == "num":
+            parent = number.rpartition(".")[0]
+            if number.count(".") + 1 > depth and parent in numbers:
+                out[i] = (kind, below + number.count("."), number)
+            continue
+        out[i] = (kind, kind_rank.get(kind, below + rank), number)
+    return out
+
+
+def find_headings(
+    blocks: tuple[Block, ...], contents: frozenset[str] = frozenset(), mapped: Sequence[Found] = ()
+) -> list[Heading]:
     """Recognise headings and give each a level from the kinds present in the document.
 
-    ``contents`` holds the section numbers of the document's own table of contents, when it has one:
-    a numbered line is then a heading only if the contents list its number.
+    ``mapped`` are the headings of the document's own map (``docmap.find_map``): when there are
+    any, they decide, and the grammar only fills in below them. Otherwise ``contents`` holds the
+    section numbers of the document's own table of contents, when it has one: a numbered line is
+    then a heading only if the contents list its number.
     """
     candidates = {i: m for i, b in enumerate(blocks) if (m := _match(b)) is not None}
     candidates.update(_approved(blocks))
+    if mapped:
+        return _levelled(blocks, _with_map(candidates, mapped))
     if any(kind == "statya" for kind, _, _ in candidates.values()):
         # In a law, «1.» under an article is a part of it, not a heading, unless it is styled as one.
         candidates = {
@@ -194,6 +228,10 @@ def find_headings(blocks: tuple[Block, ...], contents: frozenset[str] = frozense
     if pattern_at:
         # Large or tagged lines before the first structural heading are the title block, not sections.
         candidates = {i: m for i, m in candidates.items() if i >= pattern_at[0] or m[0] not in ("big", "source")}
+    return _levelled(blocks, candidates)
+
+
+def _levelled(blocks: tuple[Block, ...], candidates: dict[int, tuple[str, int, str]]) -> list[Heading]:
     ranks = sorted({rank for _, rank, _ in candidates.values()})
     level_of = {rank: min(i + 1, 6) for i, rank in enumerate(ranks)}
     return [

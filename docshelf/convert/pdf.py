@@ -35,7 +35,7 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _PLAIN_WORD = re.compile(r"^[(\"«]?[A-Za-zА-Яа-яЁё]{2,}[)\"».,;:]?$")
 _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
-_DOT_LEADER_END = re.compile(r"\.{3,}\s*(?:\d{1,4}|[ivxlc]{1,6})$")
+_DOT_LEADER_END = re.compile(r"\.{3,}\s*(?:[A-Z]-)?(?:\d{1,4}|[ivxlc]{1,6})\s*$")  # «… 12», «… A-1», «… iv»
 
 
 @dataclass
@@ -343,14 +343,14 @@ def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
         return True
     if prev.bold != ln.bold or abs(prev.size - ln.size) > 0.6:
         return True
+    if _DOT_LEADER_END.search(prev.text):
+        return True  # a contents line «1.2 Scope ........ 2» ends its entry, bold or not
     if prev.bold:  # a wrapped bold heading continues on the next line
         return False
     indented = ln.x0 > left + 0.8 * size
     ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
     if indented and ends_sentence:
         return True
-    if _DOT_LEADER_END.search(prev.text):
-        return True  # a contents line «1.2 Scope ........ 2» ends its entry
     if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
     clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None

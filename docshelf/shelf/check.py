@@ -12,10 +12,11 @@ from typing import Any
 
 from docshelf.build import toc
 from docshelf.build.completeness import missing_clauses, numbering_problems
+from docshelf.build.options import QualityFloors
 from docshelf.build.pipeline import sha256
+from docshelf.build.quality import below_floors
 from docshelf.convert.pdf import garbled_share
 from docshelf.law.editions import check_relations
-from docshelf.shelf import store as shelf
 from docshelf.shelf.config import load
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -33,18 +34,66 @@ class Problem:
         return asdict(self)
 
 
-def check(root: Path) -> list[Problem]:
-    """Every problem found on the shelf's working tree (empty list = healthy)."""
+def check(root: Path, *, strict: bool = False) -> list[Problem]:
+    """Every problem found on the shelf's working tree (empty list = healthy).
+
+    ``strict`` also fails documents whose build quality is below the shelf's floors
+    (``quality`` in ``.docshelf.json``: share of contents entries found, furniture lines left).
+    """
     config = load(root)
-    metas = shelf.metas(root)
-    problems: list[Problem] = []
+    metas, problems = _read_metas(root)
     problems += _check_index(root, config.name, config.description, metas)
     linked: set[str] = set(toc.render_indexes(config.name, config.description, metas))
     for meta in metas:
         problems += _check_doc(root, meta, config.split.max_section_chars, linked)
     problems += _check_orphans(root, linked)
     problems += [Problem(*found) for found in check_relations(metas)]
+    if strict:
+        problems += _check_quality(metas, config.quality)
     return problems
+
+
+def quality_notes(root: Path) -> list[tuple[str, str]]:
+    """(document id, warning) for every document whose build reported a quality warning."""
+    metas, _problems = _read_metas(root)
+    return [(m["id"], w) for m in metas for w in (m.get("quality") or {}).get("warnings", [])]
+
+
+def _read_metas(root: Path) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """The documents' metas; a meta that is a symlink or not JSON is a problem, never a crash."""
+    metas: list[dict[str, Any]] = []
+    problems: list[Problem] = []
+    docs = root / "docs"
+    for path in sorted(docs.rglob("*.meta.json")) if docs.is_dir() else []:
+        rel = path.relative_to(root).as_posix()
+        if path.is_symlink():
+            problems.append(
+                Problem(
+                    rel,
+                    "symlink",
+                    "a meta must be a regular file, not a symlink; delete it and run `docshelf rebuild`.",
+                )
+            )
+            continue
+        try:
+            metas.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            continue  # reported as bad-meta by _check_orphans
+    return metas, problems
+
+
+def _check_quality(metas: list[dict[str, Any]], floors: QualityFloors) -> list[Problem]:
+    return [
+        Problem(
+            meta["entry"],
+            "quality",
+            f"{meta['id']}: {reason}. Look at the document's headings (or lower the floor under "
+            "`quality` in .docshelf.json if the document really is like this).",
+        )
+        for meta in metas
+        if meta.get("quality")
+        for reason in below_floors(meta["quality"], floors)
+    ]
 
 
 def _check_index(root: Path, name: str, description: str, metas: list[dict[str, Any]]) -> list[Problem]:
@@ -164,8 +213,10 @@ def _check_orphans(root: Path, linked: set[str]) -> list[Problem]:
         if rel not in linked:
             out.append(Problem(rel, "orphan", "no index links to this file; remove it or run `docshelf rebuild`."))
     for path in sorted(docs.rglob("*.meta.json")):
+        if path.is_symlink():
+            continue  # reported by _read_metas
         try:
             json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
+        except (UnicodeDecodeError, json.JSONDecodeError):
             out.append(Problem(path.relative_to(root).as_posix(), "bad-meta", "not valid JSON; restore it from Git."))
     return out

@@ -7,7 +7,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from docshelf.build.options import ShelfConfig, SplitOptions
+from docshelf.build.options import QualityFloors, ShelfConfig, SplitOptions
 from docshelf.errors import NotAShelfError, ShelfError
 
 CONFIG_FILE = ".docshelf.json"
@@ -29,11 +29,12 @@ def load(root: Path) -> ShelfConfig:
     if unknown:
         raise ShelfError(f"{path}: unknown key(s) {', '.join(unknown)}. Known keys: {', '.join(sorted(known))}.")
     split_raw = raw.pop("split", {}) or {}
+    quality_raw = raw.pop("quality", {}) or {}
     try:
         split = SplitOptions(**split_raw)
-        return ShelfConfig(**raw, split=split)
+        return ShelfConfig(**raw, split=split, quality=QualityFloors(**quality_raw))
     except TypeError as exc:
         raise ShelfError(f"{path}: {exc}. See the project's .docshelf.json for every key.") from exc
 
 
-__all__ = ["CONFIG_FILE", "ShelfConfig", "SplitOptions", "load"]
+__all__ = ["CONFIG_FILE", "QualityFloors", "ShelfConfig", "SplitOptions", "load"]

@@ -11,7 +11,7 @@ if [ -n "$(git status --porcelain)" ]; then
   echo "what docshelf rebuild changes." >&2
   exit 2
 fi
-docshelf check
+docshelf check --strict
 docshelf rebuild --no-commit
 if [ -n "$(git status --porcelain)" ]; then
   echo "docshelf rebuild changed files: generated files differ from what the sources produce."

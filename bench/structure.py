@@ -1,0 +1,64 @@
+"""Structure quality on the real corpus: the document's own contents found as headings, and what is left over.
+
+For every document of ``../shared/corpus`` it builds the shelf files in memory (no Git) and prints
+the build's own quality record (``docshelf.build.quality``): contents entries found / expected and
+where they come from (PDF outline, printed contents), false headings (a clause id heading two
+separate places), surviving furniture lines, fixed-size fallback parts, tables and tables whose
+rows do not line up. Deterministic: the figures do not depend on the machine.
+
+    python bench/structure.py                 # every corpus document
+    python bench/structure.py --only NIST     # documents whose file name contains NIST
+    python bench/structure.py --missing       # also list the contents entries not found
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from docshelf.build.options import ShelfConfig  # noqa: E402
+from docshelf.build.pipeline import DocOptions, build_document  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--only", default="", help="only files whose name contains this text")
+    parser.add_argument("--missing", action="store_true", help="list the contents entries not found")
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        print("../shared/corpus is absent: nothing to measure", file=sys.stderr)
+        return 1
+    files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md" and args.only in p.name)
+    print(
+        "| document | map | contents found / expected | share | false headings | furniture lines "
+        "| fallback parts | tables (unaligned) |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    found = expected = 0
+    for path in files:
+        meta = build_document(path.read_bytes(), DocOptions(source=path.name), ShelfConfig()).meta
+        q = meta["quality"]
+        c = q["contents"]
+        found += c["found"]
+        expected += c["expected"]
+        share = "–" if c["share"] is None else f"{c['share']:.2f}"
+        print(
+            f"| {path.name[:48]} | {c['source']} | {c['found']} / {c['expected']} | {share} "
+            f"| {len(q['false_headings'])} | {q['furniture_lines']} | {q['fallback_parts']} "
+            f"| {q['tables']} ({q['unaligned_tables']}) |"
+        )
+        if args.missing and c["missing"]:
+            print(f"|   missing: {'; '.join(c['missing'])} |||||||")
+    if expected:
+        print(f"\nAll documents with a map: {found} of {expected} contents entries found ({found / expected:.3f}).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

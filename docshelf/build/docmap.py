@@ -1,0 +1,196 @@
+"""The document's own map first: find the entries of its outline or printed contents in its body.
+
+A PDF outline (bookmarks) or a printed table of contents is the author's own statement of what the
+sections are. Each entry is looked for in the body, in order: as one block, as a heading split over
+two or three blocks («4.2» / «General Requirements», «CHAPTER TWO» / «THE FUNDAMENTALS»), or as
+its title alone when the number is missing from the text layer (the number then comes from the
+map; the text stays verbatim). What is found becomes a heading with the map's level; the grammar
+and typography decide only where the map is silent. Pure: blocks in, blocks and headings out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docshelf.build.completeness import ContentsEntry
+from docshelf.law.grammar import HEADINGS
+from docshelf.model import Block
+
+_KEY_DROP = re.compile(r"[\W_]+")
+_KEY_CHARS = 48
+_MIN_PREFIX = 6  # an entry this short must equal its heading, not merely open it
+_MAX_HEADING_CHARS = 300
+_MAX_JOIN = 3  # a heading split over at most this many blocks
+_PAGE_SLACK = 1  # an entry's heading may sit a page before or after the page the map names
+_TOC_LINE = re.compile(r"(?:\.\s?){3,}\s*(?:[A-Z]-)?(?:\d{1,4}|[ivxlc]{1,6})\s*$|…{2,}\s*\d{1,4}$")
+MAP_RANK = 100  # map headings rank below every grammar kind; their order comes from the map's levels
+MIN_MATCHED = 3  # fewer entries found than this: the map does not describe this text (another edition)
+
+
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen".split()
+    )
+}
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+
+
+def key(text: str) -> str:
+    """Letters and digits only, case-folded: how a map entry and a body line are compared.
+
+    Number words are digits («CHAPTER ONE» in the body is «Chapter 1» in the outline).
+    """
+    text = text.replace("ё", "е").replace("Ё", "Е").replace("*", "")
+    text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
+    return _KEY_DROP.sub("", " ".join(text.split()).casefold())[:_KEY_CHARS]
+
+
+@dataclass(frozen=True)
+class Found:
+    """A map entry found in the body: the block that is its heading and how to cite it."""
+
+    index: int  # in the blocks returned by ``find_map``
+    kind: str  # a grammar kind («num», «prilozhenie», «appendix», «statya» …) or «map» (no number)
+    number: str
+    rank: int
+
+
+def _kind_of(title: str, number: str) -> tuple[str, str]:
+    """The grammar's reading of a map entry («5.1 Титульный лист» → num 5.1; «Приложение А» → prilozhenie А)."""
+    for kind in HEADINGS:
+        if m := kind.heading.match(title):
+            return kind.name, m.group(1) or ""
+    if number:
+        return "num", number
+    return "map", ""
+
+
+def _without_number(entry: ContentsEntry) -> str:
+    return entry.title[len(entry.number) :].lstrip(" .") if entry.number else ""
+
+
+def _candidate(b: Block) -> bool:
+    return b.kind != "table" and not b.editorial and len(b.text) <= _MAX_HEADING_CHARS and not _TOC_LINE.search(b.text)
+
+
+def _same(block_key: str, entry_key: str) -> bool:
+    """The block is the entry's heading: the same words, or the entry's words opening a short block
+    («Приложение N 1 к Федеральному закону …» for the entry «Приложение N 1»)."""
+    if not block_key or not entry_key:
+        return False
+    if block_key == entry_key:
+        return True
+    short = len(entry_key) >= _KEY_CHARS or len(block_key) <= 2 * len(entry_key) + 40
+    return len(entry_key) >= _MIN_PREFIX and short and block_key.startswith(entry_key)
+
+
+def _match_at(blocks: Sequence[Block], keys: list[str], i: int, entry: ContentsEntry) -> int:
+    """How many blocks from ``i`` make the entry's heading (0 = not here)."""
+    want = key(entry.title)
+    if _same(keys[i], want):
+        return 1
+    joined = keys[i]
+    for n in range(1, _MAX_JOIN):
+        if i + n >= len(keys) or not keys[i + n] or not want.startswith(joined) or joined == want:
+            break
+        joined = (joined + keys[i + n])[:_KEY_CHARS]
+        if _same(joined, want):
+            return n + 1
+    bare = key(_without_number(entry))
+    styled = blocks[i].bold or abs(blocks[i].size - 1.0) >= 0.08 or blocks[i].kind == "heading"
+    if len(bare) >= 4 and styled and _same(keys[i], bare):
+        return 1  # the number is missing from the text layer; the map supplies it
+    return 0
+
+
+def _in_window(b: Block, entry: ContentsEntry, offset: int | None) -> bool:
+    if not entry.page or not b.page or offset is None:
+        return True
+    return abs(b.page - (entry.page + offset)) <= _PAGE_SLACK
+
+
+def find_map(
+    blocks: tuple[Block, ...], entries: Sequence[ContentsEntry], *, outline: bool, start: int = 0
+) -> tuple[tuple[Block, ...], list[Found], list[ContentsEntry]]:
+    """Find the map's entries as headings, in order; returns the blocks (split headings joined), the
+    headings found and the entries not found.
+
+    ``outline`` says the entries' pages are physical pages (a PDF outline); a printed contents page
+    numbers pages its own way, so the offset is learnt from the first entry found. ``start`` is
+    where the body begins (after a printed contents page).
+    """
+    keys = [key(b.text) if _candidate(b) else "" for b in blocks]
+    offset: int | None = 0 if outline else None
+    cursor = start
+    spans: list[tuple[int, int, ContentsEntry]] = []
+    missing: list[ContentsEntry] = []
+    for entry in _body_entries(entries):
+        hit = _search(blocks, keys, entry, cursor, offset)
+        if hit is None:
+            missing.append(entry)
+            continue
+        i, n = hit
+        spans.append((i, n, entry))
+        cursor = i + n
+        if offset is None and entry.page and blocks[i].page:
+            offset = blocks[i].page - entry.page
+    if len(spans) < MIN_MATCHED:
+        return blocks, [], list(entries)
+    return _joined(blocks, spans, missing)
+
+
+def _search(
+    blocks: Sequence[Block], keys: list[str], entry: ContentsEntry, cursor: int, offset: int | None
+) -> tuple[int, int] | None:
+    for i in range(cursor, len(blocks)):
+        b = blocks[i]
+        if entry.page and offset is not None and b.page and b.page > entry.page + offset + _PAGE_SLACK:
+            return None
+        if keys[i] and _in_window(b, entry, offset) and (n := _match_at(blocks, keys, i, entry)):
+            return i, n
+    return None
+
+
+def _body_entries(entries: Sequence[ContentsEntry]) -> list[ContentsEntry]:
+    """The entries to look for: a single top entry above all others is the document's title, not a section."""
+    if not entries:
+        return []
+    top = min(e.level for e in entries)
+    roots = [e for e in entries if e.level == top]
+    if len(roots) == 1 and entries[0] is roots[0] and len(entries) > 1:
+        return list(entries[1:])
+    return list(entries)
+
+
+def _joined(
+    blocks: tuple[Block, ...], spans: list[tuple[int, int, ContentsEntry]], missing: list[ContentsEntry]
+) -> tuple[tuple[Block, ...], list[Found], list[ContentsEntry]]:
+    """Join the blocks of split headings into one and index the headings in the joined list."""
+    levels = sorted({e.level for _i, _n, e in spans})
+    level_rank = {lvl: MAP_RANK + n for n, lvl in enumerate(levels)}
+    out: list[Block] = []
+    found: list[Found] = []
+    by_start = {i: (n, e) for i, n, e in spans}
+    i = 0
+    while i < len(blocks):
+        if i not in by_start:
+            out.append(blocks[i])
+            i += 1
+            continue
+        n, entry = by_start[i]
+        parts = blocks[i : i + n]
+        text = " ".join(p.text.strip() for p in parts)
+        head = parts[0].with_text(text) if n > 1 else parts[0]
+        kind, number = _kind_of(text, "")
+        if kind == "map" or (kind == "num" and entry.number and number != entry.number):
+            kind, number = _kind_of(entry.title, entry.number)
+        found.append(Found(len(out), kind, number, level_rank[entry.level]))
+        out.append(head)
+        i += n
+    return tuple(out), found, missing
+
+
+__all__ = ["MAP_RANK", "Found", "find_map", "key"]

@@ -1,0 +1,95 @@
+"""A build that reports its own quality: stored in the meta, printed by add/rebuild/check, enforced by check --strict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pymupdf
+import pytest
+from click.testing import CliRunner
+
+from docshelf.build.pipeline import DocOptions
+from docshelf.cli import cli
+from docshelf.shelf import check
+from docshelf.shelf import store as shelf
+
+
+def _quiet(_message: str) -> None:
+    return None
+
+
+def _with_phantom_entries(source: Path, target: Path) -> Path:
+    """The manual with two unnumbered outline entries it has no sections for: a map the text does not keep."""
+    with pymupdf.open(source) as doc:
+        toc = doc.get_toc(simple=True)
+        toc += [[1, "Maintenance Contracts", 2], [1, "Warranty Terms", 2]]
+        doc.set_toc(toc)
+        doc.save(target)
+    return target
+
+
+@pytest.fixture
+def phantom_pdf(manual_pdf: Path, tmp_path: Path) -> Path:
+    return _with_phantom_entries(manual_pdf, tmp_path / "manual-phantom.pdf")
+
+
+def test_quality_is_the_last_key_of_the_meta_and_a_clean_build_meets_the_floors(
+    new_shelf: Path, manual_pdf: Path
+) -> None:
+    (doc,) = shelf.add(new_shelf, [manual_pdf], DocOptions("", "manuals"), progress=_quiet)
+    stored = json.loads((new_shelf / doc.meta_path).read_text(encoding="utf-8"))
+    assert list(stored)[-1] == "quality"
+    q = stored["quality"]
+    assert q["contents"] == {"source": "outline", "expected": 9, "found": 9, "share": 1.0, "missing": []}
+    assert q["furniture_lines"] == 0 and q["false_headings"] == [] and q["warnings"] == []
+    assert check.check(new_shelf, strict=True) == []
+
+
+def test_strict_check_fails_a_document_below_the_contents_floor(new_shelf: Path, phantom_pdf: Path) -> None:
+    (doc,) = shelf.add(new_shelf, [phantom_pdf], DocOptions("", "manuals"), progress=_quiet)
+    q = doc.meta["quality"]["contents"]
+    assert (q["found"], q["expected"], q["missing"]) == (9, 11, ["Maintenance Contracts", "Warranty Terms"])
+    assert [p.kind for p in check.check(new_shelf)] == []  # a warning, not a problem, without --strict
+    (problem,) = check.check(new_shelf, strict=True)
+    assert problem.kind == "quality" and "9 of 11 contents entries" in problem.message
+    assert check.quality_notes(new_shelf) == [(doc.id, doc.meta["quality"]["warnings"][0])]
+    assert "missing: Maintenance Contracts, Warranty Terms" in doc.meta["quality"]["warnings"][0]
+
+
+def test_the_floor_comes_from_the_shelf_config(new_shelf: Path, phantom_pdf: Path) -> None:
+    shelf.add(new_shelf, [phantom_pdf], DocOptions("", "manuals"), progress=_quiet)
+    config = json.loads((new_shelf / ".docshelf.json").read_text(encoding="utf-8"))
+    assert config["quality"] == {"min_contents_found": 0.95, "max_furniture_lines": 0}
+    config["quality"]["min_contents_found"] = 0.8
+    (new_shelf / ".docshelf.json").write_text(json.dumps(config), encoding="utf-8")
+    assert check.check(new_shelf, strict=True) == []
+
+
+def test_cli_prints_quality_at_add_and_check_strict_exits_1(new_shelf: Path, phantom_pdf: Path) -> None:
+    runner = CliRunner()
+    added = runner.invoke(cli, ["add", str(phantom_pdf), "--shelf", str(new_shelf), "--json"])
+    assert added.exit_code == 0, added.output
+    (row,) = json.loads(added.stdout)
+    assert row["quality"]["contents"]["share"] == pytest.approx(9 / 11, abs=0.001)
+    plain = runner.invoke(cli, ["check", "--shelf", str(new_shelf)])
+    assert plain.exit_code == 0 and "quality: " in plain.stderr and "9 of 11 entries" in plain.stderr
+    strict = runner.invoke(cli, ["check", "--strict", "--shelf", str(new_shelf)])
+    assert strict.exit_code == 1 and ": quality: " in strict.stdout
+    rebuilt = runner.invoke(cli, ["rebuild", "--no-commit", "--json", "--shelf", str(new_shelf)])
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert [n["warning"][:9] for n in json.loads(rebuilt.stdout)["quality"]] == ["contents:"]
+
+
+def test_a_meta_that_is_a_symlink_is_a_problem_not_a_crash(new_shelf: Path, manual_pdf: Path, tmp_path: Path) -> None:
+    shelf.add(new_shelf, [manual_pdf], DocOptions("", "manuals"), progress=_quiet)
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text("{}", encoding="utf-8")
+    (new_shelf / "docs" / "manuals" / "stray.meta.json").symlink_to(outside)
+    dangling = new_shelf / "docs" / "manuals" / "gone.meta.json"
+    dangling.symlink_to(tmp_path / "missing.json")
+    problems = check.check(new_shelf)
+    assert sorted((p.path, p.kind) for p in problems) == [
+        ("docs/manuals/gone.meta.json", "symlink"),
+        ("docs/manuals/stray.meta.json", "symlink"),
+    ]
