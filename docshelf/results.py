@@ -38,7 +38,11 @@ class Result(BaseModel):
 class IndexPage(Result):
     commit: str = Field(description=COMMIT_DOC)
     path: str = Field(description="The index file that was read (index.md or docs/…/subindex.md).")
-    text: str = Field(description="The index as Markdown: one line per document or section, with paths.")
+    text: str = Field(
+        default="",
+        description="The index as Markdown: one line per document or section, with paths. Over MCP it is "
+        "sent once, in the result's text content, and left out here.",
+    )
     sha256: str = Field(default="", description="sha256 of the index text at this commit.")
     as_of: str = Field(default="", description="The date the edition statuses are for.")
     statuses: list[dict[str, str]] = Field(
@@ -55,7 +59,11 @@ class FetchResult(Result):
     doc_id: str = Field(description="Citation id of the document, e.g. 152-ФЗ.")
     clauses: list[str] = Field(description="Clause ids this section covers, e.g. ['ст. 3'].")
     pages: list[int] = Field(description="Pages of the source document the section came from.")
-    text: str = Field(description="The original text of this page of the section, verbatim.")
+    text: str = Field(
+        default="",
+        description="The original text of this page of the section, verbatim. Over MCP it is sent once, in "
+        "the result's text content (after a one-line header), and left out here.",
+    )
     sha256: str = Field(description="sha256 of the whole section text at this commit.")
     start: int = Field(description="Character offset of `text` in the section.")
     next_start: int | None = Field(description="Pass as `start` to read the rest; null when this is the end.")
@@ -84,6 +92,11 @@ class Hit(Result):
     snippet_clause: str = Field(default="", description="The innermost clause holding the snippet, to cite.")
     status: str = Field(
         default="", description="Edition status of the document on as_of; '' when it has no edition data."
+    )
+    also_in: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="The same clause elsewhere, folded into this hit: other editions or formats (kind 'copy') and "
+        "the other parts of a split article (kind 'part'); each with doc_id, clause, path and status.",
     )
 
 

@@ -23,10 +23,12 @@ from server_support import (
     git,
     make_small_shelf,
     make_version,
+    payload,
     read_lines,
 )
 
 from docshelf.demo.walk import build_demo_shelf
+from docshelf.errors import SectionNotFoundError
 from docshelf.server.app import build_instructions, create_server
 from docshelf.server.audit import AuditLog, clip, parse_since, read_audit
 from docshelf.server.commands import audit as audit_command
@@ -115,13 +117,17 @@ async def test_read_index_and_fetch_match_the_library(demo: Path, section: str, 
         sub = await client.call_tool("read_index", {"path": LAW})
         sec = await client.call_tool("fetch", {"path": section})
     assert not (root.is_error or sub.is_error or sec.is_error)
-    assert root.structured_content == reader.read_index(demo, at=sha).to_dict()
-    assert sub.structured_content == reader.read_index(demo, LAW, at=sha).to_dict()
-    assert sec.structured_content == reader.fetch(demo, section, at=sha).to_dict()
+    assert payload(root) == reader.read_index(demo, at=sha).to_dict()
+    assert payload(sub) == reader.read_index(demo, LAW, at=sha).to_dict()
+    whole = reader.fetch(demo, section, at=sha)
+    assert payload(sec) == whole.to_dict()
     assert sec.structured_content["commit"] == sha and sec.structured_content["clauses"] == ["ст. 3"]
-    # The text content is what content-only clients show the model: the verbatim text, not JSON.
+    # The text content is what clients show the model: the verbatim text once, under a short header
+    # (commit and sha256 abbreviated there, in full in the structured fields), never JSON.
     text = sec.content[0].text
-    assert sec.structured_content["text"] in text and sha in text and not text.startswith("{")
+    assert "text" not in sec.structured_content and text.count(whole.text) == 1
+    assert text.startswith(f"[{section} @ {sha[:12]} · chars 0–{whole.total_chars} of {whole.total_chars} · sha256 ")
+    assert sha not in text and whole.sha256 not in text
 
 
 @pytest.mark.anyio
@@ -140,7 +146,7 @@ async def test_fetch_pages_and_says_where_to_continue(demo: Path, section: str, 
     async with Client(server_for(demo), mode=mode) as client:
         for _ in range(100):  # bounded: the section is < 5,000 chars
             res = await client.call_tool("fetch", {"path": section, "start": start, "max_chars": 97})
-            page = res.structured_content
+            page = payload(res)
             pages.append(page["text"])
             assert page["sha256"] == whole.sha256 and page["total_chars"] == whole.total_chars
             if page["next_start"] is None:
@@ -167,10 +173,10 @@ async def test_at_reads_an_older_commit(small: Path, mode: str) -> None:
         tagged = await client.call_tool("read_index", {"at": "v1"})
         short = await client.call_tool("fetch", {"path": path, "at": first[:10]})
         bad = await client.call_tool("fetch", {"path": path, "at": "no-such-ref"})
-    assert now.structured_content["commit"] == second and "MARKER-V2" in now.structured_content["text"]
+    assert payload(now)["commit"] == second and "MARKER-V2" in payload(now)["text"]
     assert now.structured_content["title"] == "Положение (V2)"
-    assert old.structured_content["commit"] == first and "MARKER-V1" in old.structured_content["text"]
-    assert tagged.structured_content["commit"] == first and "edition V2" not in tagged.structured_content["text"]
+    assert payload(old)["commit"] == first and "MARKER-V1" in payload(old)["text"]
+    assert payload(tagged)["commit"] == first and "edition V2" not in payload(tagged)["text"]
     assert short.structured_content["commit"] == first
     assert bad.is_error and "Unknown commit" in bad.content[0].text
 
@@ -190,6 +196,19 @@ async def test_library_errors_reach_the_model_as_tool_errors(demo: Path, tool: s
     async with Client(server_for(demo)) as client:
         res = await client.call_tool(tool, args)
     assert res.is_error and words in res.content[0].text and res.structured_content is None
+
+
+@pytest.mark.anyio
+async def test_a_wrong_path_names_the_tool_to_call_and_the_nearest_paths(demo: Path, section: str) -> None:
+    typo = section.replace(".md", "x.md")
+    async with Client(server_for(demo)) as client:
+        res = await client.call_tool("fetch", {"path": typo})
+    message = res.content[0].text
+    assert res.is_error and f"Nearest: {section}" in message
+    assert "(`read_index`)" in message and "read-index" not in message  # the tool, not the CLI command
+    with pytest.raises(SectionNotFoundError) as info:  # the library (and so the CLI) names the CLI command
+        reader.fetch(demo, typo)
+    assert "(`read-index`)" in str(info.value) and f"Nearest: {section}" in str(info.value)
 
 
 @pytest.mark.anyio
@@ -227,7 +246,7 @@ def test_cli_and_mcp_give_the_same_answers(demo: Path, section: str) -> None:
 
     async def mcp(tool: str, args: dict[str, Any]) -> Any:
         async with Client(server_for(demo)) as client:
-            return (await client.call_tool(tool, {**args, "at": sha})).structured_content
+            return payload(await client.call_tool(tool, {**args, "at": sha}))
 
     assert cli("read-index") == anyio.run(mcp, "read_index", {})
     assert cli("read-index", LAW) == anyio.run(mcp, "read_index", {"path": LAW})
@@ -262,7 +281,7 @@ async def test_every_face_prints_one_declared_model(demo: Path, section: str) ->
     async with Client(server_for(demo)) as client:
         schemas = {t.name: t.output_schema for t in (await client.list_tools()).tools}
         for tool, args, argv, model in calls:
-            structured = (await client.call_tool(tool, args)).structured_content
+            structured = payload(await client.call_tool(tool, args))
             run = CliRunner().invoke(cli.cli, [*argv, "--shelf", str(demo), "--json"])
             assert run.exit_code == 0, run.output
             assert list(json.loads(run.stdout)) == list(structured) == list(model.model_fields), tool

@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
-from server_support import doc_path, git, make_small_shelf, make_version
+from server_support import doc_path, git, make_small_shelf, make_version, payload
 
 from docshelf.errors import ShelfError, UnknownCommitError
 from docshelf.server.app import create_server
@@ -129,10 +129,10 @@ async def test_a_request_never_mixes_commits(small: Path, mode: str) -> None:
     try:
         async with Client(create_server(small, pin=pin, audit=None), mode=mode) as client:
             for _ in range(40):
-                fetch = (await client.call_tool("fetch", {"path": doc_path(small)})).structured_content
+                fetch = payload(await client.call_tool("fetch", {"path": doc_path(small)}))
                 marker, title = expect[fetch["commit"]]
                 assert marker in fetch["text"] and fetch["title"] == title  # section and meta from one commit
-                index = (await client.call_tool("read_index", {})).structured_content
+                index = payload(await client.call_tool("read_index", {}))
                 assert ("edition V2" in index["text"]) == (index["commit"] == two)
                 seen |= {fetch["commit"], index["commit"]}
     finally:

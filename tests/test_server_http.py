@@ -18,6 +18,7 @@ from server_support import (
     free_port,
     http_server,
     make_small_shelf,
+    payload,
     read_lines,
     write_launcher,
 )
@@ -136,7 +137,7 @@ async def test_a_good_token_works_and_is_audited_by_name(
             resource = await client.read_resource("shelf://index.md")
         health = await hc.get("/healthz")
     assert index.structured_content["commit"] == gitrepo.resolve(small) and page.structured_content["next_start"] == 100
-    assert resource.contents[0].text == index.structured_content["text"]
+    assert resource.contents[0].text == payload(index)["text"]
     assert health.status_code == 200 and health.json() == {"ok": True}
     calls = [r for r in read_lines(audit_log.path) if r["method"] != "http"]
     assert [r.get("tool") or r["method"] for r in calls] == ["read_index", "fetch", "resources/read"]

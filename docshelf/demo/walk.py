@@ -54,6 +54,7 @@ Step = tuple[str, dict[str, Any], dict[str, Any]]  # tool, arguments, structured
 
 async def _walk(root: Path) -> list[Step]:
     from mcp import Client
+    from mcp.types import TextContent
 
     from docshelf.server.app import create_server
     from docshelf.server.pin import Pin
@@ -63,9 +64,12 @@ async def _walk(root: Path) -> list[Step]:
 
         async def call(tool: str, args: dict[str, Any]) -> dict[str, Any]:
             result = await client.call_tool(tool, args)
+            shown = "".join(c.text for c in result.content if isinstance(c, TextContent))
             if result.is_error:  # the demo's own walk must not fail quietly
-                raise RuntimeError(f"{tool} failed: {result.content[0].text if result.content else ''}")
-            data: dict[str, Any] = result.structured_content or {}
+                raise RuntimeError(f"{tool} failed: {shown}")
+            data: dict[str, Any] = dict(result.structured_content or {})
+            if "sha256" in data and "text" not in data:  # a lean result: the text is in the content, once
+                data["text"] = shown
             trace.append((tool, args, data))
             return data
 

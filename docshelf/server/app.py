@@ -117,7 +117,7 @@ def create_server(
     pin: Pin,
     audit: audit_mod.AuditLog | None,
     token_verifier: TokenVerifier | None = None,
-    content: ContentMode = "text",
+    content: ContentMode = "lean",
     log_level: LogLevel = "WARNING",
     metrics: Metrics | None = None,
 ) -> MCPServer:
@@ -129,9 +129,9 @@ def create_server(
         audit: where every tool call and resource read is written; None turns auditing off.
         token_verifier: bearer-token check for HTTP (``auth.TokenFileVerifier``); None for stdio
             and for loopback HTTP without tokens.
-        content: what a tool result's text content holds besides ``structuredContent``: "text" (a
-            header and the Markdown text, for clients that show the model only the content) or
-            "summary" (the fields without the text, so the payload is not sent twice).
+        content: where a result's text travels (``tools.ContentMode``): "lean" (default: once, in
+            the text content that clients show the model, the other fields in ``structuredContent``),
+            "text" (in both) or "summary" (in ``structuredContent`` only).
         log_level: the SDK's logging level (it configures the root logger; logs go to stderr).
         metrics: where calls are counted and timed for ``/metrics``; None counts nothing.
     """

@@ -71,7 +71,11 @@ AsOf = Annotated[
     date | None,
     Field(description="The date edition statuses are computed for (YYYY-MM-DD); default today."),
 ]
-ContentMode = Literal["text", "summary"]
+# Where the payload travels. "lean" (default): the text once, in the content clients forward to the
+# model (with a short header), and every other field in structuredContent; "text": the text in both;
+# "summary": the text only in structuredContent, the content a JSON line of the other fields.
+ContentMode = Literal["lean", "text", "summary"]
+SHORT = 12  # hex digits of a commit or sha256 in a header; the full value is in the structured fields
 R = TypeVar("R", bound=Result)
 
 
@@ -87,7 +91,7 @@ class ShelfAccess:
 
     root: Path
     pin: Pin
-    content: ContentMode = "text"
+    content: ContentMode = "lean"
 
     def run(self, call: Callable[[str], R], at: str | None, render: Callable[[R], str] | None = None) -> CallToolResult:
         """Call the library at one commit and wrap its result; a ``DocShelfError`` becomes a tool error.
@@ -99,10 +103,22 @@ class ShelfAccess:
             audit.note(commit=sha)
             out = call(sha)
         except DocShelfError as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(_as_tools(str(exc))) from exc
         data = out.to_dict()
         text = _summary(data) if self.content == "summary" or render is None else render(out)
+        if self.content == "lean" and render is not None:
+            data.pop("text", None)  # it is in the content already: one copy per call
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+# The library's messages name the CLI commands; a model calls the tools. Mapped here, at the boundary.
+_CLI_TO_TOOL = {f"`{c}`": f"`{c.replace('-', '_')}`" for c in ("read-index", "verify-quote")}
+
+
+def _as_tools(message: str) -> str:
+    for command, tool in _CLI_TO_TOOL.items():
+        message = message.replace(command, tool)
+    return message
 
 
 def _summary(data: dict[str, Any]) -> str:
@@ -116,7 +132,7 @@ def _summary(data: dict[str, Any]) -> str:
 
 def _render_index(out: IndexPage) -> str:
     notes = "".join(f"\n[{s['id']}: {s['label']} ({out.as_of})]" for s in out.statuses)
-    return f"[{out.path} @ {out.commit}]{notes}\n\n{out.text}"
+    return f"[{out.path} @ {out.commit[:SHORT]}]{notes}\n\n{out.text}"
 
 
 def read_index(shelf: ShelfAccess) -> ToolFn:
@@ -149,12 +165,13 @@ def read_index(shelf: ShelfAccess) -> ToolFn:
 
 
 def _render_fetch(out: FetchResult) -> str:
-    clauses = ", ".join(out.clauses) or "no clause id"
-    head = f"[{out.path} @ {out.commit}] {out.title} ({out.doc_id or 'no id'}; {clauses}; pages {out.pages or '?'})"
+    # The section's own heading and breadcrumb (title, id, clause, pages) open the text; the header
+    # adds only what the text cannot say about itself.
     span = f"chars {out.start}–{out.start + len(out.text)} of {out.total_chars}"
+    head = f"[{out.path} @ {out.commit[:SHORT]} · {span} · sha256 {out.sha256[:SHORT]}]"
     tail = f"\n\n[cut: call fetch with start={out.next_start} to continue]" if out.next_start is not None else ""
     warning = f"\n[{out.warning}]" if out.warning else ""
-    return f"{head}\n[{span}; sha256 {out.sha256}]{warning}\n\n{out.text}{tail}"
+    return f"{head}{warning}\n\n{out.text}{tail}"
 
 
 def fetch(shelf: ShelfAccess) -> ToolFn:
@@ -214,8 +231,8 @@ def _fits_one_call(items: list[QuoteItem] | None) -> list[QuoteItem] | None:
 def _render_verdict(out: QuoteReport) -> str:
     if out.results is not None:
         lines = [f"{q.verdict:12} {q.ref}: {q.message}" for q in out.results]
-        return f"[{'PASS' if out.passed else 'FAIL'} @ {out.commit}] {out.message}\n" + "\n".join(lines)
-    return f"[@ {out.commit}] " + verify.describe(out.to_dict())
+        return f"[{'PASS' if out.passed else 'FAIL'} @ {out.commit[:SHORT]}] {out.message}\n" + "\n".join(lines)
+    return f"[@ {out.commit[:SHORT]}] " + verify.describe(out.to_dict())
 
 
 def verify_quote(shelf: ShelfAccess) -> ToolFn:
@@ -274,7 +291,7 @@ def verify_quote(shelf: ShelfAccess) -> ToolFn:
 
 
 def _render_search(out: SearchResult) -> str:
-    return f"[@ {out.commit}] " + search_lib.describe(out)
+    return f"[@ {out.commit[:SHORT]}] " + search_lib.describe(out)
 
 
 def search(shelf: ShelfAccess) -> ToolFn:

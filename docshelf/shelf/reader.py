@@ -7,6 +7,7 @@ the full sha, which ``gitrepo.resolve`` trusts without a second lookup.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import posixpath
 import re
@@ -81,7 +82,7 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None, *, as_
             path=path,
             commit=commit,
         )
-    text = gitrepo.read(root, rel, commit).decode("utf-8")
+    text = _read(root, rel, commit).decode("utf-8")
     metas = metas_at(root, commit)
     folder = posixpath.dirname(rel)
     ids = None if rel == "index.md" else {m.id for m in metas if _related(folder, m.entry)}
@@ -93,6 +94,19 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None, *, as_
         as_of=(as_of or date.today()).isoformat(),
         statuses=_statuses(metas, ids, as_of),
     )
+
+
+def _read(root: Path, rel: str, commit: str) -> bytes:
+    """The file at the commit; when it is not there, the error names the nearest paths that are."""
+    try:
+        return gitrepo.read(root, rel, commit)
+    except SectionNotFoundError as exc:
+        wanted = ("subindex.md",) if rel.endswith("subindex.md") else (".md",)
+        paths = [p for p in gitrepo.list_files(root, commit, "docs") if p.endswith(wanted) and p != rel]
+        near = difflib.get_close_matches(rel, paths, n=3, cutoff=0.6)
+        if not near:
+            raise
+        raise SectionNotFoundError(f"{exc} Nearest: {', '.join(near)}.", path=rel, commit=commit) from exc
 
 
 def _related(folder: str, entry: str) -> bool:
@@ -135,7 +149,7 @@ def fetch(
             path=path,
             commit=commit,
         )
-    text = gitrepo.read(root, rel, commit).decode("utf-8")
+    text = _read(root, rel, commit).decode("utf-8")
     meta, section = _meta_for(root, rel, commit)
     chunk = text[start : start + max_chars]
     end = start + len(chunk)
