@@ -1,8 +1,12 @@
 """The shelf on disk: init, add and rebuild, each all-or-nothing.
 
-Conversion happens in memory first, so a bad source fails before anything is written. Writing is
-guarded too: on any error the working tree is put back to the commit it started from (which is
-why ``add`` refuses to run over uncommitted changes unless ``--no-commit`` is given).
+Conversion happens in memory first, so a bad source fails before anything is written. The new
+files are then laid out in memory too (``Stage``: the working tree overlaid with the changes) and
+committed by ``gitrepo.commit_files``, which builds the commit beside the working tree and moves
+the branch in one step before it updates the working tree: an error or a ``kill -9`` at any
+moment leaves the shelf at the old commit or the new one. Writes hold the shelf's lock, so two
+``add`` runs take turns; ``add`` refuses to run over uncommitted changes unless ``--no-commit``
+is given, which writes the files into the working tree instead.
 """
 
 from __future__ import annotations
@@ -11,10 +15,10 @@ import json
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from docshelf.build import toc
@@ -95,42 +99,41 @@ def add(
     With ``update``, a source whose id is already on the shelf is a new edition of that document: its
     sections are replaced in the same commit, and the old text stays readable at the older commits.
     """
-    config = load(root)
     if len(sources) > 1 and (options.id or options.title):
         raise ShelfError("--id and --title name one document: add the files one at a time to use them.")
-    existing = {m["id"]: m for m in metas(root)}
-    built: list[tuple[BuiltDoc, str, bytes]] = []
-    replaced: list[dict[str, Any]] = []
-    for n, (path, data) in enumerate(_read_sources(sources), start=1):
-        progress(f"[{n}/{len(sources)}] converting {path.name} ({len(data) / 1024:.0f} KB)…")
-        name = _source_name(root, path, data)
-        old = existing.get(options.id) if update and options.id else None
-        opts = replace(options, source=name, category=options.category or (old["category"] if old else ""))
-        doc = build_document(data, opts, config)
-        old = existing.get(doc.id) if update else None
-        _refuse_duplicates(path, doc, existing, built, old)
-        if old is not None:
-            replaced.append(old)
-        progress(f"      {doc.id}: {len(doc.meta['sections'])} section(s), {doc.meta['pages']} page(s)")
-        for warning in doc.meta["warnings"]:
-            progress(f"      warning: {warning}")
-        built.append((doc, name, data))
-    others = [m for m in existing.values() if all(m["id"] != r["id"] for r in replaced)]
-    for _path, _kind, message in check_relations([*others, *(d.meta for d, _, _ in built)]):
-        progress(f"      warning: {message}")
-    with _guarded(root, commit=commit, branch=branch):
+    with _writing(root, commit=commit, progress=progress):
+        config = load(root)
+        existing = {m["id"]: m for m in metas(root)}
+        built: list[tuple[BuiltDoc, str, bytes]] = []
+        replaced: list[dict[str, Any]] = []
+        for n, (path, data) in enumerate(_read_sources(sources), start=1):
+            progress(f"[{n}/{len(sources)}] converting {path.name} ({len(data) / 1024:.0f} KB)…")
+            name = _source_name(root, path, data)
+            old = existing.get(options.id) if update and options.id else None
+            opts = replace(options, source=name, category=options.category or (old["category"] if old else ""))
+            doc = build_document(data, opts, config)
+            old = existing.get(doc.id) if update else None
+            _refuse_duplicates(path, doc, existing, built, old)
+            if old is not None:
+                replaced.append(old)
+            progress(f"      {doc.id}: {len(doc.meta['sections'])} section(s), {doc.meta['pages']} page(s)")
+            for warning in doc.meta["warnings"]:
+                progress(f"      warning: {warning}")
+            built.append((doc, name, data))
+        others = [m for m in existing.values() if all(m["id"] != r["id"] for r in replaced)]
+        for _path, _kind, message in check_relations([*others, *(d.meta for d, _, _ in built)]):
+            progress(f"      warning: {message}")
+        stage = Stage(root)
         for old in replaced:
-            _remove_doc(root, old)
-            (root / old["source"]["file"]).unlink(missing_ok=True)  # kept in Git history
+            _remove_doc(stage, old)
+            stage.remove(old["source"]["file"])  # kept in Git history
         for doc, name, data in built:
-            (root / "sources").mkdir(exist_ok=True)
-            (root / "sources" / name).write_bytes(data)
-            _write_doc(root, doc)
-        _write_index(root, config)
-        if commit:
-            verb = "Update" if replaced else "Add"
-            ids = ", ".join(d.id for d, _, _ in built)
-            gitrepo.commit(root, f"{verb} {ids}\n\n" + "\n".join(f"- {d.id}: {d.title}" for d, _, _ in built))
+            stage.write_bytes(f"sources/{name}", data)
+            _write_doc(stage, doc)
+        _write_index(stage, config)
+        verb = "Update" if replaced else "Add"
+        ids = ", ".join(d.id for d, _, _ in built)
+        _save(stage, commit, f"{verb} {ids}\n\n" + "\n".join(f"- {d.id}: {d.title}" for d, _, _ in built), branch)
     return [d for d, _, _ in built]
 
 
@@ -149,9 +152,10 @@ def _refuse_duplicates(
 
 def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) -> bool:
     """Regenerate every document from its stored source and options; True when anything changed."""
-    config = load(root)
-    docs = metas(root)
-    with _guarded(root, commit=commit, branch=None):
+    with _writing(root, commit=commit, progress=progress):
+        config = load(root)
+        docs = metas(root)
+        stage = Stage(root)
         for n, meta in enumerate(docs, start=1):
             progress(f"[{n}/{len(docs)}] rebuilding {meta['id']}…")
             src = root / meta["source"]["file"]
@@ -168,67 +172,137 @@ def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) ->
                 split=meta["options"]["split"],
                 edition=meta.get("edition", {}),
             )
-            _remove_doc(root, meta)
-            _write_doc(root, build_document(src.read_bytes(), opts, config))
-        _write_index(root, config)
-        changed = gitrepo.is_dirty(root)
-        if commit and changed:
-            gitrepo.commit(root, "Rebuild shelf")
-    return changed
+            _remove_doc(stage, meta)
+            _write_doc(stage, build_document(src.read_bytes(), opts, config))
+        _write_index(stage, config)
+        return _save(stage, commit, "Rebuild shelf", None)
 
 
-def _write_doc(root: Path, doc: BuiltDoc) -> None:
+def _write_doc(stage: Stage, doc: BuiltDoc) -> None:
     for rel, text in sorted(doc.files.items()):
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8", newline="\n")
-        tmp.replace(target)
+        stage.write(rel, text)
 
 
-def _remove_doc(root: Path, meta: dict[str, Any]) -> None:
+def _remove_doc(stage: Stage, meta: dict[str, Any]) -> None:
     """Delete a document's files (sections, subindex pages) so a rebuild writes exactly the new set."""
     paths = [s["path"] for s in meta["sections"]] + [meta["entry"]]
     if meta["entry"].endswith("/subindex.md"):
         paths += list(toc.render_subindexes(meta))
     for rel in paths:
-        (root / rel).unlink(missing_ok=True)
-    folder = (root / meta["entry"]).parent
-    if meta["entry"].endswith("/subindex.md") and folder.is_dir():
-        for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-            if not any(sub.iterdir()):
-                sub.rmdir()
-        if not any(folder.iterdir()):
-            folder.rmdir()
+        stage.remove(rel)
 
 
-def _is_category_page(path: Path) -> bool:
+def _is_category_page(stage: Stage, rel: str) -> bool:
     """docs/<category>/subindex.md: not a document's subindex, not a chapter page inside one."""
-    folder = path.parent
-    return not folder.with_suffix(".meta.json").exists() and not folder.parent.with_suffix(".meta.json").exists()
+    folder = PurePosixPath(rel).parent
+    return not stage.exists(f"{folder}.meta.json") and not stage.exists(f"{folder.parent}.meta.json")
 
 
-def _write_index(root: Path, config: ShelfConfig) -> None:
+def _write_index(stage: Stage, config: ShelfConfig) -> None:
     """The root index and the category pages; a category page no longer needed is removed."""
-    pages = toc.render_indexes(config.name, config.description, metas(root))
-    docs = root / "docs"
-    for old in sorted(docs.rglob("subindex.md")) if docs.is_dir() else []:
-        if _is_category_page(old) and old.relative_to(root).as_posix() not in pages:
-            old.unlink()
+    pages = toc.render_indexes(config.name, config.description, stage.metas())
+    for old in stage.files("docs"):
+        if old.endswith("/subindex.md") and _is_category_page(stage, old) and old not in pages:
+            stage.remove(old)
     for rel, text in pages.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8", newline="\n")
+        stage.write(rel, text)
+
+
+class Stage:
+    """The shelf's files as this write will leave them: the working tree overlaid with ``changes``.
+
+    Nothing reaches the disk until ``_save``: a commit (``gitrepo.commit_files``) or, with
+    ``--no-commit``, ``apply`` into the working tree.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.changes: dict[str, bytes | None] = {}  # shelf-relative path -> new bytes, or None: deleted
+
+    def write(self, rel: str, text: str) -> None:
+        self.changes[rel] = text.encode("utf-8")
+
+    def write_bytes(self, rel: str, data: bytes) -> None:
+        self.changes[rel] = data
+
+    def remove(self, rel: str) -> None:
+        self.changes[rel] = None
+
+    def exists(self, rel: str) -> bool:
+        if rel in self.changes:
+            return self.changes[rel] is not None
+        return (self.root / rel).is_file()
+
+    def files(self, folder: str) -> list[str]:
+        """Every file under ``folder`` after the changes, in the order ``Path`` sorts them."""
+        base = self.root / folder
+        on_disk = (
+            {p.relative_to(self.root).as_posix() for p in base.rglob("*") if p.is_file()} if base.is_dir() else set()
+        )
+        staged = {rel for rel in self.changes if rel.startswith(folder + "/")}
+        return sorted((rel for rel in on_disk | staged if self.exists(rel)), key=PurePosixPath)
+
+    def metas(self) -> list[dict[str, Any]]:
+        """Every document meta after the changes, in the order ``metas`` reads them."""
+        out = []
+        for rel in self.files("docs"):
+            if rel.endswith(".meta.json"):
+                data = self.changes.get(rel)
+                out.append(json.loads(data if data is not None else (self.root / rel).read_bytes()))
+        return out
+
+    def changed(self) -> dict[str, bytes | None]:
+        """The changes that differ from the working tree (a rebuild rewrites many files byte for byte)."""
+        out: dict[str, bytes | None] = {}
+        for rel, data in self.changes.items():
+            path = self.root / rel
+            if data is None and path.is_file():
+                out[rel] = None
+            elif data is not None and (not path.is_file() or path.read_bytes() != data):
+                out[rel] = data
+        return out
+
+    def apply(self, changes: dict[str, bytes | None]) -> None:
+        """Write ``changes`` into the working tree (``--no-commit``), removing folders they leave empty."""
+        for rel, data in sorted(changes.items()):
+            target = self.root / rel
+            if data is None:
+                target.unlink(missing_ok=True)
+                _prune_empty(target.parent, self.root)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(target)
+
+
+def _prune_empty(folder: Path, root: Path) -> None:
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
+
+
+def _save(stage: Stage, commit: bool, message: str, branch: str | None) -> bool:
+    """Commit the stage (or write it into the working tree with ``--no-commit``); True if anything changed."""
+    changes = stage.changed()
+    if commit:
+        if changes or branch:
+            gitrepo.commit_files(stage.root, changes, message, branch=branch)
+    else:
+        stage.apply(changes)
+    return bool(changes)
 
 
 @contextmanager
-def _guarded(root: Path, *, commit: bool, branch: str | None) -> Iterator[None]:
-    """Put the working tree (and branch) back as it was if the body fails."""
-    if commit and gitrepo.is_dirty(root):
-        raise ShelfError(
-            f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
-        )
-    with gitrepo.rollback_on_error(root, branch=branch, rollback=commit):
+def _writing(root: Path, *, commit: bool, progress: Progress) -> Iterator[None]:
+    """Hold the shelf's write lock (finishing an interrupted write first) and refuse a dirty working tree."""
+    gitrepo.require_repo(root)
+    lock = gitrepo.write_lock(root, say=progress) if commit else nullcontext()
+    with lock:
+        if commit and gitrepo.is_dirty(root):
+            raise ShelfError(
+                f"{root} has uncommitted changes. Commit or discard them first (git status), or use --no-commit."
+            )
         yield
 
 
