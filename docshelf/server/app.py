@@ -23,6 +23,7 @@ from pydantic import AnyHttpUrl
 from docshelf.errors import DocShelfError, PathOutsideShelfError, SectionNotFoundError, UnknownCommitError
 from docshelf.server import audit as audit_mod
 from docshelf.server.auth import SCOPE
+from docshelf.server.guide import add_guide
 from docshelf.server.ops import Metrics, MetricsMiddleware
 from docshelf.server.pin import Pin
 from docshelf.server.tools import READ_ONLY, TOOLS, ContentMode, ShelfAccess
@@ -33,7 +34,9 @@ RESOURCE_TEMPLATE = "shelf://{+path}{?at}"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 _STEPS = {
-    "search": "To find a section quickly, call search with the words of the question; check the hit by fetching it.",
+    "search": "To find a section quickly, call search with the words of the question; check the hit by fetching it. "
+    "If search says low_confidence, search again with the document's own terms (the words of its titles and "
+    "clauses) before concluding that the shelf does not have it.",
     "verify_quote": "Call verify_quote for every quote before you give it, with the section path or citation as "
     "`ref`. Use only quotes whose verdict is ok; fix or drop the others.",
 }
@@ -49,6 +52,8 @@ def build_instructions(tool_names: Iterable[str]) -> str:
     ]
     steps += [text for name, text in _STEPS.items() if name in names]
     steps += [
+        "When two editions of one act match, prefer the edition in force on the date asked about: read_index "
+        "and fetch say when a text is not (or not yet) in force.",
         "Answer with verbatim quotes from the fetched text and clause references (document id and clause, "
         "e.g. 152-ФЗ ст. 3 п. 2), and name the commit you read.",
         'If the shelf does not contain the answer, say "not found in the shelf" rather than guess.',
@@ -162,6 +167,7 @@ def create_server(
         # The docstring is the model-facing description; cleandoc drops the source indentation.
         server.add_tool(tool, description=inspect.cleandoc(tool.__doc__ or ""), annotations=READ_ONLY)
     _add_resources(server, root, pin)
+    add_guide(server, root, pin)
     return server
 
 
