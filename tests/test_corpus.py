@@ -37,9 +37,6 @@ def test_every_corpus_file_converted(metas: dict[str, dict[str, Any]]) -> None:
         assert m["sections"], m["id"]
 
 
-# Documents whose structure families are not handled yet (NIST contents without chapter sections in the
-# text layer; the ГОСТ's ConsultantPlus footer). Their tests below are strict xfails, so a fix shows up.
-_NIST_53 = "sp800-53-rev3"
 _GOST_732 = "gost-7-32-2017"
 
 
@@ -48,12 +45,7 @@ def _problems(corpus_shelf: Path) -> list[check.Problem]:
 
 
 def test_shelf_passes_its_own_check(corpus_shelf: Path) -> None:
-    assert [p for p in _problems(corpus_shelf) if _NIST_53 not in p.path] == []
-
-
-@pytest.mark.xfail(reason="NIST SP 800-53 r3: §1.1, §2.1, §3.1 of its contents are not found as headings")
-def test_nist_800_53_passes_check(corpus_shelf: Path) -> None:
-    assert [p for p in _problems(corpus_shelf) if _NIST_53 in p.path] == []
+    assert _problems(corpus_shelf) == []
 
 
 def _furniture(corpus_shelf: Path, *, in_gost: bool) -> list[Path]:
@@ -72,9 +64,37 @@ def test_no_page_furniture_left(corpus_shelf: Path) -> None:
     assert _furniture(corpus_shelf, in_gost=False) == []
 
 
-@pytest.mark.xfail(reason="ГОСТ 7.32 (ConsultantPlus PDF): the footer «Страница N из 28» survives cleaning")
 def test_gost_furniture_removed(corpus_shelf: Path) -> None:
     assert _furniture(corpus_shelf, in_gost=True) == []
+
+
+# Documents with their own map (a PDF outline or a printed contents page) whose every entry must be a
+# heading: NIST SPs without an outline (800-53r3, 800-63A), with one (800-171r1), a ГОСТ with one, RFCs.
+MAPPED = [
+    "SP800-53-rev3-final_updated-errata_05-01-2010.pdf",
+    "SP800-171r1.pdf",
+    "NIST.SP.800-63a.pdf",
+    "ГОСТ 7.32-2017.pdf",
+    "rfc1035.pdf",
+    "rfc4271.pdf",
+    "rfc793.pdf",
+    "rfc8446.pdf",
+    "draft-ietf-l3vpn-end-system-04.pdf",
+]
+
+
+@pytest.mark.parametrize("name", MAPPED)
+def test_the_documents_own_contents_are_headings(metas: dict[str, dict[str, Any]], name: str) -> None:
+    q = _meta(metas, name)["quality"]
+    assert q["contents"]["expected"] >= 15 and q["contents"]["missing"] == [], q["contents"]
+    assert q["furniture_lines"] == 0 and q["false_headings"] == []
+
+
+def test_nist_list_items_do_not_take_chapter_ids(metas: dict[str, dict[str, Any]]) -> None:
+    meta = _meta(metas, "NIST.SP.800-63a.pdf")
+    chapters = [s["clause"] for s in meta["sections"] if re.fullmatch(r"§\d+", s["clause"])]
+    runs = [c for i, c in enumerate(chapters) if i == 0 or chapters[i - 1] != c]
+    assert runs == [f"§{n}" for n in range(1, 11)]  # §1 … §10 once each, in order: no «5. The CSP SHALL …»
 
 
 def _source_articles(path: Path) -> list[str]:

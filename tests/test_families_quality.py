@@ -1,4 +1,4 @@
-"""A build that reports its own quality: stored in the meta, printed by add/rebuild/check, enforced by check --strict."""
+"""A build that reports its own quality: in the meta, printed by add/rebuild/check, enforced by check --strict."""
 
 from __future__ import annotations
 

@@ -33,6 +33,10 @@ def _heading_kind(line: str) -> tuple[str, str] | None:
         ("Приложение № 1.2 к Требованиям", "prilozhenie", "1.2", "прил. 1.2"),
         ("Приложение", "prilozhenie", "", "прил."),
         ("Appendix B. Comparison", "appendix", "B", "Appendix B"),
+        ("Appendix A References", "appendix", "A", "Appendix A"),
+        ("Appendix F.1. Multiple Networks Per Message", "subappendix", "F.1", "§F.1"),
+        ("Приложение А (обязательное)", "prilozhenie", "А", "прил. А"),
+        ("ПРИЛОЖЕНИЕ Б", "prilozhenie", "Б", "прил. Б"),
         ("IV. Порядок", "roman", "IV", "разд. IV"),
         ("4.2.1 Message Header", "num", "4.2.1", "п. 4.2.1"),
     ],
@@ -40,6 +44,17 @@ def _heading_kind(line: str) -> tuple[str, str] | None:
 def test_heading_kinds(line: str, kind: str, number: str, clause: str) -> None:
     assert _heading_kind(line) == (kind, number)
     assert grammar.heading_clause_id(kind, number) == clause
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Appendix B provides definitions for security terminology.", None),  # a sentence, not a heading
+        ("Приложение к приказу ФСТЭК России", ("prilozhenie", "")),  # an annex without a number, not «к»
+    ],
+)
+def test_what_follows_an_annex_word_decides(line: str, expected: tuple[str, str] | None) -> None:
+    assert _heading_kind(line) == expected
 
 
 def test_english_numbered_heading_is_a_section() -> None:

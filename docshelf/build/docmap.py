@@ -11,6 +11,7 @@ and typography decide only where the map is silent. Pure: blocks in, blocks and 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,7 +44,7 @@ def key(text: str) -> str:
 
     Number words are digits («CHAPTER ONE» in the body is «Chapter 1» in the outline).
     """
-    text = text.replace("ё", "е").replace("Ё", "Е").replace("*", "")
+    text = unicodedata.normalize("NFKC", text).replace("ё", "е").replace("Ё", "Е").replace("*", "")  # «5¹» → «51»
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
     return _KEY_DROP.sub("", " ".join(text.split()).casefold())[:_KEY_CHARS]
 

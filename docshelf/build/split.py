@@ -91,7 +91,7 @@ def split_document(
         groups = [g for g in groups if g.level < h.level]
         if h.kind == "approved":
             part = h.text.split()[0].capitalize()  # «ТРЕБОВАНИЯ К ЗАЩИТЕ …» → «Требования»
-        elif h.kind in ("prilozhenie", "appendix"):
+        elif h.kind in ("prilozhenie", "appendix", "subappendix"):
             part = ""
         body = tagged[h.index : end]
         has_text = any(b.text.strip() for _, b in body[1:])
@@ -120,7 +120,7 @@ def _unit_level(headings: list[Heading]) -> int:
     levels = [h.level for h in headings if h.kind == "statya"]
     if levels:
         return min(levels)
-    body = [h.level for h in headings if h.kind not in ("prilozhenie", "appendix")]
+    body = [h.level for h in headings if h.kind not in ("prilozhenie", "appendix", "subappendix")]
     return min(body or [h.level for h in headings] or [1])
 
 

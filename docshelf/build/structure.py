@@ -169,26 +169,34 @@ def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
     return found
 
 
-def _with_map(candidates: dict[int, tuple[str, int, str]], mapped: Sequence[Found]) -> dict[int, tuple[str, int, str]]:
+def _with_map(
+    candidates: dict[int, tuple[str, int, str]], mapped: Sequence[Found], contents: frozenset[str]
+) -> dict[int, tuple[str, int, str]]:
     """The map's headings, and the grammar's where the map is silent.
 
     A numbered line the map does not list is a list item, unless it is a child of a listed section
-    deeper than the map goes («4.4.1» under «4.4» when the map stops at two levels). Structural
-    kinds the map does not list (articles under a map of chapters) sit below the map's levels.
+    deeper than the map goes («4.4.1» under «4.4» when the map stops at two levels), or the map
+    lists its number under a title worded differently. Structural kinds the map does not list
+    (articles under a map of chapters) sit below the map's levels.
     """
     out = {f.index: (f.kind, f.rank, f.number) for f in mapped}
     kind_rank: dict[str, int] = {}
     for f in mapped:
         kind_rank[f.kind] = min(kind_rank.get(f.kind, f.rank), f.rank)
     numbers = {f.number for f in mapped if f.kind == "num" and f.number}
+    depth_rank = {f.number.count("."): f.rank for f in mapped if f.kind == "num" and f.number}
     depth = max((n.count(".") + 1 for n in numbers), default=0)
     below = max((f.rank for f in mapped), default=MAP_RANK) + 1
-    for i, (kind, rank, number) in candidates.items():
+    for i, (kind, rank, number) in sorted(candidates.items()):
         if i in out or kind in ("big", "source"):
             continue
         if kind == "num":
             parent = number.rpartition(".")[0]
-            if number.count(".") + 1 > depth and parent in numbers:
+            if number in contents and number not in numbers:
+                # Listed but not found by its title (worded differently in the body): the number decides.
+                out[i] = (kind, depth_rank.get(number.count("."), below + number.count(".")), number)
+                numbers.add(number)
+            elif number.count(".") + 1 > depth and parent in numbers:
                 out[i] = (kind, below + number.count("."), number)
             continue
         out[i] = (kind, kind_rank.get(kind, below + rank), number)
@@ -208,7 +216,7 @@ def find_headings(
     candidates = {i: m for i, b in enumerate(blocks) if (m := _match(b)) is not None}
     candidates.update(_approved(blocks))
     if mapped:
-        return _levelled(blocks, _with_map(candidates, mapped))
+        return _levelled(blocks, _with_map(candidates, mapped, contents))
     if any(kind == "statya" for kind, _, _ in candidates.values()):
         # In a law, «1.» under an article is a part of it, not a heading, unless it is styled as one.
         candidates = {

@@ -27,6 +27,7 @@ def _spaced(word: str) -> str:
 _ORDINALS = "ПЕРВЫЙ|ВТОРОЙ|ТРЕТИЙ|ЧЕТВЕРТЫЙ|ЧЕТВЁРТЫЙ|ПЯТЫЙ|ШЕСТОЙ|СЕДЬМОЙ|ВОСЬМОЙ|ДЕВЯТЫЙ|ДЕСЯТЫЙ"
 ARTICLE_NUMBER = r"\d+(?:\.\d+)*(?:-\d+)?"  # «10.2-1», «15.1», «7»
 ANNEX_NUMBER = r"\d+(?:\.\d+)?"  # «Приложение N 1.2»
+ANNEX_LETTER = r"(?-i:[А-ЕЖИК-НП-УФ-ЩЭ-Я])(?![\w-])"  # ГОСТ annexes «Приложение А (обязательное)», no З Й О Ч Ъ Ы Ь
 DECIMAL = r"\d+(?:\.\d+)*"  # «29.3.2», «4.2.1»
 SECTION_NUMBER = r"(?:[A-Z]\.)?\d+(?:\.\d+)*"  # RFC and standard sections, appendix subsections «A.1»
 
@@ -52,10 +53,13 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind(
         "prilozhenie",
         10,
-        re.compile(rf"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*({ANNEX_NUMBER}))?(?=\s|$|\.)"),
+        re.compile(rf"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*({ANNEX_NUMBER}|{ANNEX_LETTER}))?(?=\s|$|\.)"),
         "прил.",
     ),
-    HeadingKind("appendix", 10, re.compile(r"^Appendix\s+([A-Z])\b\.?"), "Appendix"),
+    # «Appendix F.1. Multiple Networks» (RFC 4271): a section of an appendix, cited «§F.1».
+    HeadingKind("subappendix", 15, re.compile(r"^Appendix\s+([A-Z](?:\.\d+)+)\.?(?=\s|$)"), "§"),
+    # «Appendix E. TCP Options», «Appendix A References»; not «Appendix B provides definitions …».
+    HeadingKind("appendix", 10, re.compile(r"^Appendix\s+([A-Z])(?=$|[.:]|\s+[–—-]\s|\s+[A-Z0-9«\"(])\.?"), "Appendix"),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     HeadingKind("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S"), "разд."),
     HeadingKind("statya", 40, re.compile(rf"^(?:{_spaced('Статья')}|СТАТЬЯ)\s+({ARTICLE_NUMBER})(?=\.|\s|$)"), "ст."),
@@ -159,7 +163,7 @@ def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
     """The citation form of a heading: «ст. 10.2-1», «гл. 3», «п. 1.2», «§4.2.1», «прил. 2»."""
     if not number and kind != "prilozhenie":
         return ""
-    if kind == "num" and english:
+    if (kind == "num" and english) or kind == "subappendix":
         return section_id(number)
     prefix = HEADING[kind].prefix if kind in HEADING else ""
     return f"{prefix} {number}".strip() if prefix else ""
@@ -238,7 +242,9 @@ _CLOSE_Q = "[»\"”']?"
 _END = r"(?![\w.-]*\w)"  # the number ends here: «ст. 12» but not «ст. 12а»
 CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind(
-        "annex", re.compile(rf"(?:прил\.?|приложени[еяюи]м?)\s*(?:N|№)?\s*({ANNEX_NUMBER})?{_END}", re.I), "прил. {0}"
+        "annex",
+        re.compile(rf"(?:прил\.?|приложени[еяюи]м?)\s*(?:N|№)?\s*({ANNEX_NUMBER}|{ANNEX_LETTER})?{_END}", re.I),
+        "прил. {0}",
     ),
     CiteKind(
         "division",
