@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -188,3 +189,30 @@ def payload(result: Any) -> dict[str, Any]:
     if data.get("next_start") is not None:
         body = body.rsplit("\n\n[cut: ", 1)[0]
     return {**data, "text": body}
+
+
+def npm_tool(package: str, version: str, binary: str) -> Path:
+    """A pinned npm CLI installed once into ``~/.cache/docshelf-test-npm`` (or ``$DOCSHELF_TEST_NPM_CACHE``).
+
+    Skips the calling test cleanly when npm or node is missing or the install fails (no network).
+    """
+    import pytest
+
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        pytest.skip("npm/node not available")
+    cache = Path(os.environ.get("DOCSHELF_TEST_NPM_CACHE") or Path.home() / ".cache" / "docshelf-test-npm")
+    tool = cache / "node_modules" / ".bin" / binary
+    installed = cache / "node_modules" / package / "package.json"
+    if installed.is_file() and json.loads(installed.read_text(encoding="utf-8")).get("version") == version:
+        return tool
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        if not (cache / "package.json").exists():
+            (cache / "package.json").write_text('{"name": "docshelf-test-npm", "private": true}\n', encoding="utf-8")
+        cmd = ["npm", "install", "--no-audit", "--no-fund", f"{package}@{version}"]
+        subprocess.run(cmd, cwd=cache, check=True, capture_output=True, timeout=240)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        pytest.skip(f"could not install {package}@{version} (offline?): {exc}")
+    if not tool.exists():
+        pytest.skip(f"{package}@{version} installed without its {binary} binary")
+    return tool

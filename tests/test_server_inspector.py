@@ -9,48 +9,24 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import TOOL_NAMES, free_port, http_server, make_small_shelf, read_lines, write_launcher
+from server_support import TOOL_NAMES, free_port, http_server, make_small_shelf, npm_tool, read_lines, write_launcher
 
 from docshelf.server.auth import add_token
 from docshelf.shelf import gitrepo
 
 VERSION = "2.12.0"
-PACKAGE = f"@modelcontextprotocol/inspector@{VERSION}"
 DOC = "docs/internal/ptkh.md"
 
 
 @pytest.fixture(scope="session")
 def inspector() -> Path:
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        pytest.skip("npm/node not available")
-    cache = Path(os.environ.get("DOCSHELF_TEST_NPM_CACHE") or Path.home() / ".cache" / "docshelf-test-npm")
-    binary = cache / "node_modules" / ".bin" / "mcp-inspector"
-    installed = cache / "node_modules" / "@modelcontextprotocol" / "inspector" / "package.json"
-    if installed.is_file() and json.loads(installed.read_text(encoding="utf-8")).get("version") == VERSION:
-        return binary
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        if not (cache / "package.json").exists():
-            (cache / "package.json").write_text('{"name": "docshelf-test-npm", "private": true}\n', encoding="utf-8")
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", PACKAGE],
-            cwd=cache,
-            check=True,
-            capture_output=True,
-            timeout=240,
-        )
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
-        pytest.skip(f"could not install {PACKAGE} (offline?): {exc}")
-    if not binary.exists():
-        pytest.skip(f"{PACKAGE} installed without its mcp-inspector binary")
-    return binary
+    return npm_tool("@modelcontextprotocol/inspector", VERSION, "mcp-inspector")
 
 
 @pytest.fixture(scope="module")
