@@ -66,9 +66,19 @@ def _entry(title: str, level: int = 0, page: int = 0) -> ContentsEntry:
 
 
 def _unique(entries: Iterable[ContentsEntry]) -> list[ContentsEntry]:
-    """Entries once each, without the lists of tables and figures (captions, not sections)."""
-    kept = (e for e in entries if e.title and not _CAPTION.match(e.title))
-    return list({(e.title.casefold(), e.number): e for e in kept}.values())
+    """Entries in order, without the lists of tables and figures (captions, not sections).
+
+    An entry repeated on the same page is one entry (a contents page printed twice); the same title
+    on other pages («Control Objective», «References» in every chapter) is one heading each.
+    """
+    seen: set[tuple[str, str, int]] = set()
+    out: list[ContentsEntry] = []
+    for e in entries:
+        ident = (e.title.casefold(), e.number, e.page)
+        if e.title and not _CAPTION.match(e.title) and ident not in seen:
+            seen.add(ident)
+            out.append(e)
+    return out
 
 
 def _printed_entries(blocks: tuple[Block, ...]) -> list[ContentsEntry]:

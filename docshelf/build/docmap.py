@@ -21,6 +21,7 @@ from docshelf.model import Block
 
 _KEY_DROP = re.compile(r"[\W_]+")
 _KEY_CHARS = 48
+_MIN_RUN_IN_WORDS = 2
 _MIN_PREFIX = 6  # an entry this short must equal its heading, not merely open it
 _MAX_HEADING_CHARS = 300
 _MAX_JOIN = 3  # a heading split over at most this many blocks
@@ -101,7 +102,7 @@ def _match_at(blocks: Sequence[Block], keys: list[str], i: int, entry: ContentsE
         if _same(joined, want):
             return n + 1
     bare = key(_without_number(entry))
-    styled = blocks[i].bold or abs(blocks[i].size - 1.0) >= 0.08 or blocks[i].kind == "heading"
+    styled = blocks[i].bold or abs(blocks[i].size - 1.0) >= 0.08 or blocks[i].kind == "heading" or blocks[i].level > 0
     if len(bare) >= 4 and styled and _same(keys[i], bare):
         return 1  # the number is missing from the text layer; the map supplies it
     return 0
@@ -135,7 +136,7 @@ def find_map(
             continue
         i, n = hit
         spans.append((i, n, entry))
-        cursor = i + n
+        cursor = i + max(n, 1)
         if offset is None and entry.page and blocks[i].page:
             offset = blocks[i].page - entry.page
     if len(spans) < MIN_MATCHED:
@@ -146,13 +147,40 @@ def find_map(
 def _search(
     blocks: Sequence[Block], keys: list[str], entry: ContentsEntry, cursor: int, offset: int | None
 ) -> tuple[int, int] | None:
+    """(index, blocks it spans) of the entry's heading; 0 blocks = run into the start of a paragraph."""
+    run_in: tuple[int, int] | None = None
     for i in range(cursor, len(blocks)):
         b = blocks[i]
         if entry.page and offset is not None and b.page and b.page > entry.page + offset + _PAGE_SLACK:
-            return None
-        if keys[i] and _in_window(b, entry, offset) and (n := _match_at(blocks, keys, i, entry)):
+            break
+        if not _in_window(b, entry, offset):
+            continue
+        if keys[i] and (n := _match_at(blocks, keys, i, entry)):
             return i, n
-    return None
+        if run_in is None and offset is not None and entry.page and _run_in_end(b, entry.title):
+            run_in = (i, 0)
+    return run_in
+
+
+def _run_in_end(b: Block, title: str) -> int:
+    """Where the entry's title ends when a paragraph opens with it («Testing Method The ASVS …»), else 0.
+
+    Only with a known page window (the caller's) and a title of two words or more: a heading the
+    extractor ran into its first paragraph, not a sentence that happens to start the same way.
+    """
+    if b.kind != "para" or b.editorial or len(title.split()) < _MIN_RUN_IN_WORDS:
+        return 0
+    want = [c for c in title.casefold() if not c.isspace()]
+    got = 0
+    for pos, ch in enumerate(b.text):
+        if ch.isspace():
+            continue
+        if got == len(want):
+            return pos if b.text[pos - 1].isspace() and (ch.isupper() or ch.isdigit()) else 0
+        if ch.casefold() != want[got]:
+            return 0
+        got += 1
+    return 0
 
 
 def _body_entries(entries: Sequence[ContentsEntry]) -> list[ContentsEntry]:
@@ -182,6 +210,14 @@ def _joined(
             i += 1
             continue
         n, entry = by_start[i]
+        if n == 0:  # a run-in heading: the paragraph's opening words become the heading block
+            cut = _run_in_end(blocks[i], entry.title)
+            head = blocks[i].with_text(blocks[i].text[:cut].rstrip())
+            kind, number = _kind_of(entry.title, entry.number)
+            found.append(Found(len(out), kind, number, level_rank[entry.level]))
+            out += [head, blocks[i].with_text(blocks[i].text[cut:])]
+            i += 1
+            continue
         parts = blocks[i : i + n]
         text = " ".join(p.text.strip() for p in parts)
         head = parts[0].with_text(text) if n > 1 else parts[0]

@@ -35,6 +35,9 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _PLAIN_WORD = re.compile(r"^[(\"«]?[A-Za-zА-Яа-яЁё]{2,}[)\"».,;:]?$")
 _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
+_NOT_ACCENT = re.compile(r"italic|oblique|mono|courier|consol|code", re.IGNORECASE)
+_ACCENT_LEVEL = 6
+_ACCENT_HEADING_CHARS = 150
 _DOT_LEADER_END = re.compile(r"\.{3,}\s*(?:[A-Z]-)?(?:\d{1,4}|[ivxlc]{1,6})\s*$")  # «… 12», «… A-1», «… iv»
 
 
@@ -49,6 +52,8 @@ class _Line:
     bold: bool
     page: int
     margin: str = ""  # "top" | "bottom" | ""
+    font: str = ""  # the font most of the line is set in
+    accent: bool = False  # set in another upright font than the body text («Calibri-Light» headings)
 
     @property
     def blank(self) -> bool:
@@ -122,6 +127,7 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
 
     _check_text_layer(pages, name)
     body_size = _body_size(pages)
+    _mark_accents(pages, body_size)
     vocabulary = _vocabulary(pages)
     blocks: list[Block] = []
     for lines, found in zip(pages, page_tables, strict=True):
@@ -178,7 +184,7 @@ def _page_lines(
             lead = len(text) - len(text.lstrip(" "))
             if lead and text.strip():
                 x0 += lead * (x1 - x0) / len(text)
-            piece = _Line(text, x0, y0, x1, y1, size, bold, pno)
+            piece = _Line(text, x0, y0, x1, y1, size, bold, pno, font=_main_font(main))
             if current is not None and _same_baseline(current, piece):
                 current.text = (
                     current.text.rstrip() + " " + piece.text.lstrip()
@@ -264,6 +270,28 @@ def _body_size(pages: list[list[_Line]]) -> float:
     return sizes.most_common(1)[0][0] if sizes else 10.0
 
 
+def _main_font(spans: list[dict[str, Any]]) -> str:
+    chars: Counter[str] = Counter()
+    for span in spans:
+        chars[str(span["font"]).split("+")[-1]] += len(str(span["text"]).strip())
+    return chars.most_common(1)[0][0] if chars else ""
+
+
+def _mark_accents(pages: list[list[_Line]], body_size: float) -> None:
+    """Lines at body size set in another upright font than the body text: how many documents mark a
+    heading («Testing Method» in Calibri Light among Calibri). Italic and monospaced fonts are emphasis
+    and code, not headings."""
+    chars: Counter[str] = Counter()
+    for lines in pages:
+        for ln in lines:
+            chars[ln.font] += len(ln.text)
+    body_font = chars.most_common(1)[0][0] if chars else ""
+    for lines in pages:
+        for ln in lines:
+            other = ln.font and ln.font != body_font and not _NOT_ACCENT.search(ln.font)
+            ln.accent = bool(other) and not ln.bold and abs(ln.size - body_size) <= 0.6 and not ln.blank
+
+
 def _vocabulary(pages: list[list[_Line]]) -> frozenset[str]:
     """Hyphenated words seen inside lines: decides whether a hyphen at a line end is real."""
     seen: set[str] = set()
@@ -341,7 +369,7 @@ def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
     gap = ln.y0 - prev.y1
     if gap > 0.9 * size or gap < -size:  # a blank line's worth of space, or a jump (new column)
         return True
-    if prev.bold != ln.bold or abs(prev.size - ln.size) > 0.6:
+    if prev.bold != ln.bold or abs(prev.size - ln.size) > 0.6 or prev.accent != ln.accent:
         return True
     if _DOT_LEADER_END.search(prev.text):
         return True  # a contents line «1.2 Scope ........ 2» ends its entry, bold or not
@@ -368,9 +396,12 @@ def _block(lines: list[_Line], body_size: float, vocab: frozenset[str]) -> Block
         text = _join(text, ln.text.strip(), vocab)
     text = re.sub(r"[ \t]{2,}", " ", text)
     size = max(ln.size for ln in lines)
+    # A short line in an accent font is the source's hint of a heading (level unknown: the lowest).
+    accent = all(ln.accent for ln in lines) and len(text) <= _ACCENT_HEADING_CHARS and not text.endswith(".")
     return Block(
         text=text,
         page=lines[0].page,
+        level=_ACCENT_LEVEL if accent else 0,
         bold=all(ln.bold for ln in lines),
         size=round(size / body_size, 2) if body_size else 1.0,
     )
