@@ -33,6 +33,7 @@ _HEX = re.compile(r"^[0-9a-fA-F]{4,40}$")
 _REVISION_SYNTAX = re.compile(r"@\{|[\^~:?*\[\\\s]|\.\.|^@$|//|/\.|\.lock(?:/|$)|[/.]$|^/")
 _SPECIAL = re.compile(r"^[A-Z_]*HEAD$")  # HEAD, FETCH_HEAD, ORIG_HEAD…: the working repository's state
 _READABLE_CACHE = 4096
+FETCH_EVERY_S = 1.0  # on-demand fetches of the served branch, at most this often
 Fetch = Callable[[], None]
 
 
@@ -90,7 +91,7 @@ class Pin:
         self._commit = commit
         self._lock = threading.Lock()
         self._fetch_lock = threading.Lock()
-        self._last_fetch = 0.0
+        self._last_fetch = -FETCH_EVERY_S  # monotonic start time of the last on-demand fetch
         self._readable_shas: dict[str, None] = {}
 
     @classmethod
@@ -173,15 +174,20 @@ class Pin:
         return sha
 
     def _after_fetch(self, at: str) -> str:
-        """Fetch the served branch once (one fetch at a time, at most one a second) and look ``at`` up again."""
+        """Look ``at`` up again after a fetch of the served branch that started after it was missed.
+
+        Fetches are one at a time and at most one a second; calls that miss while one runs share the
+        next, so a burst of unknown shas costs one fetch a second, and a commit pushed before the
+        miss is always found.
+        """
         assert self.fetch_missing is not None
+        missed = time.monotonic()
         try:
             with self._fetch_lock:
-                if time.monotonic() - self._last_fetch >= 1.0:
-                    try:
-                        self.fetch_missing()
-                    finally:
-                        self._last_fetch = time.monotonic()
+                if self._last_fetch <= missed:  # no fetch has started since the miss: run one
+                    time.sleep(max(0.0, self._last_fetch + FETCH_EVERY_S - time.monotonic()))
+                    self._last_fetch = time.monotonic()
+                    self.fetch_missing()
             return gitrepo.resolve(self.root, at)
         except DocShelfError as exc:
             raise UnknownCommitError(
