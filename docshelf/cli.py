@@ -344,10 +344,12 @@ def demo(directory: Path | None) -> None:
 
 
 from docshelf.server.commands import audit, serve, token  # noqa: E402  (the group above must exist first)
+from docshelf.web.command import web  # noqa: E402
 
 cli.add_command(serve)
 cli.add_command(token)
 cli.add_command(audit)
+cli.add_command(web)
 
 
 def main() -> None:

@@ -67,6 +67,19 @@ def test_the_list_shows_every_call_newest_first(desk: Desk, client: TestClient) 
     assert page.status_code == 200 and 'href="/static/desk.css"' in page.text
     assert call_ids(page.text) == [r["id"] for r in reversed(desk.records)]
     assert "verify_quote" in page.text and "not_found" in page.text and desk.then[:12] in page.text
+    assert page.headers["content-security-policy"].startswith("default-src 'none'; style-src 'self'")
+    assert page.headers["x-content-type-options"] == "nosniff"
+
+
+def test_records_from_before_call_ids_are_named_by_offset(tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    old = {"ts": "2026-11-01T10:00:00.000000Z", "client": "old", "method": "tools/call", "tool": "fetch"}
+    log.write_text(json.dumps(old) + "\n" + json.dumps({**old, "client": "older"}) + "\n", encoding="utf-8")
+    client = TestClient(create_web_app(tmp_path, log), base_url=BASE)
+    second = len(json.dumps(old)) + 1
+    assert call_ids(client.get("/").text) == [f"o{second}", "o0"]
+    page = client.get(f"/call/o{second}")
+    assert page.status_code == 200 and "older" in page.text and "read no commit" in page.text
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,16 @@ import httpx2
 import pytest
 from click.testing import CliRunner
 from mcp import Client
-from server_support import SCHEMA_KEYS, child_env, doc_path, free_port, make_small_shelf, read_lines, write_launcher
+from server_support import (
+    SCHEMA_KEYS,
+    child_env,
+    doc_path,
+    free_port,
+    http_server,
+    make_small_shelf,
+    read_lines,
+    write_launcher,
+)
 from web_support import QUOTE_OK, REF
 
 from docshelf.server.app import create_server
@@ -87,6 +96,22 @@ def test_the_log_follows_a_rotation_and_reopens_on_sighup(tmp_path: Path) -> Non
         third = _write(log, 3)
     assert [r["id"] for r in read_lines(path)] == [third]
     assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL  # the handler is put back on close
+
+
+def test_serve_reopens_its_log_on_sighup(small: Path, tmp_path: Path) -> None:
+    """``docshelf serve`` as an operator runs it: logrotate renames the log, then sends SIGHUP."""
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    with http_server(write_launcher(tmp_path), ["--shelf", str(small), "--audit-log", str(log)], port) as proc:
+        anyio.run(_one_call, port)
+        log.rename(tmp_path / "audit.jsonl.1")
+        proc.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + 20
+        while not log.exists():  # reopening creates the file before any call is written
+            assert proc.poll() is None and time.monotonic() < deadline, "no new log after SIGHUP"
+            time.sleep(0.05)
+        anyio.run(_one_call, port)
+    assert [r["tool"] for r in read_lines(tmp_path / "audit.jsonl.1")] == ["read_index"]
+    assert [r["tool"] for r in read_lines(log)] == ["read_index"]
 
 
 def test_line_breaks_that_some_readers_honour_are_escaped(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docshelf.errors import DocShelfError
 from docshelf.server.auth import TokenFileVerifier
@@ -42,6 +42,12 @@ from docshelf.web.html import css_text, esc, frame, url
 SESSION_COOKIE = "docshelf_session"
 MAX_FORM_BYTES = 1 << 20  # an answer check's quotes: far more than one answer holds
 PUBLIC = ("/login", "/static/desk.css")
+# Pages load nothing but this server's stylesheet, run no script and may not be framed by another site.
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),  # no-referrer would make form posts send «Origin: null»
+]
 
 
 class Sessions:
@@ -89,7 +95,16 @@ class Fence:
             await refusal(scope, receive, send)
             return
         scope.setdefault("state", {})["user"] = user
-        await self.app(scope, receive, send)
+        await self.app(scope, receive, self._headed(send))
+
+    @staticmethod
+    def _headed(send: Send) -> Send:
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        return with_headers
 
     async def _user(self, request: Request) -> tuple[str | None, Response | None]:
         if self.verifier is None:

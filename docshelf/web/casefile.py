@@ -49,7 +49,7 @@ def record_of(desk: Desk, call_id: str) -> dict[str, Any]:
 def _sources(root: Path, reread: dict[str, Any]) -> dict[str, str]:
     """The whole text of every section a verify_quote result matched in (to show the match in place)."""
     result = reread.get("result") or {}
-    checks = result.get("results") or [result] if reread.get("kind") == "verify_quote" else []
+    checks = (result.get("results") or [result]) if reread.get("kind") == "verify_quote" else []
     out = {}
     for c in checks:
         if c.get("verdict") == "ok" and c.get("path") and c["path"] not in out:
@@ -110,6 +110,10 @@ def call_json(desk: Desk, record: dict[str, Any]) -> str:
 # --- diffs and texts -----------------------------------------------------------------------------
 
 
+def _rev(commit: str, rev: str) -> str:
+    return f"<code>{esc(commit)}</code>" + (f" ({esc(rev)})" if rev != commit else "")
+
+
 def diff_page(desk: Desk, rev_a: str, rev_b: str, doc: str | None, call_id: str | None) -> tuple[str, str]:
     if not rev_a:
         raise ServeError("Give ?from=<commit>&to=<ref>, e.g. from a call's page (“compare with today”).")
@@ -122,8 +126,8 @@ def diff_page(desk: Desk, rev_a: str, rev_b: str, doc: str | None, call_id: str 
         rechecks = evidence.recheck_quotes(desk.root, items, commit_a, commit_b, diff, today)
     head = facts(
         {
-            "from": f"<code>{esc(commit_a)}</code> ({esc(rev_a)})",
-            "to": f"<code>{esc(commit_b)}</code> ({esc(rev_b)})",
+            "from": _rev(commit_a, rev_a),
+            "to": _rev(commit_b, rev_b),
             "document": esc(doc or "all"),
             "call": link(url(f"/call/{call_id}"), call_id) if call_id else "—",
         }
