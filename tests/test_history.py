@@ -232,6 +232,7 @@ def anyio_backend() -> str:
 async def test_audit_record_gives_back_the_exact_text(editions: tuple[Path, str, str], tmp_path: Path) -> None:
     pytest.importorskip("mcp")
     from mcp import Client
+    from server_support import payload
 
     from docshelf.server.app import create_server
     from docshelf.server.audit import AuditLog, read_audit
@@ -244,7 +245,7 @@ async def test_audit_record_gives_back_the_exact_text(editions: tuple[Path, str,
         async with Client(create_server(root, pin=Pin.at(root), audit=log)) as client:
             old = await client.call_tool("fetch", {"path": old_path, "at": c1, "start": 50, "max_chars": 400})
             new = await client.call_tool("fetch", {"path": new_path})
-    seen = [old.structured_content, new.structured_content]
+    seen = [payload(old), payload(new)]
     records = [r for r in read_audit(log_file) if r["tool"] == "fetch"]
     assert [(r["commit"], r["paths"]) for r in records] == [(c1, [old_path]), (c2, [new_path])]
     for record, result in zip(records, seen, strict=True):

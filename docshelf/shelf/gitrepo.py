@@ -29,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ _TRUSTED_MAX = 4096  # resolved shas remembered (per shelf root); each is a few 
 _trusted: OrderedDict[tuple[Path, str], None] = OrderedDict()
 _trusted_lock = threading.Lock()
 _CACHED = 4  # repositories kept open per thread (each holds two `git cat-file` processes)
+_TREE_MAPS = 8  # commits whose path -> blob map is kept (a map is ~100 bytes per file)
 _local = threading.local()
 
 
@@ -483,6 +485,33 @@ def reachable(root: Path, sha: str, patterns: tuple[str, ...]) -> bool:
 # --- reading one commit --------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=_TREE_MAPS)
+def _tree_map(root: Path, at: str) -> tuple[dict[str, tuple[int, str]], frozenset[str]]:
+    """(file path -> (mode, blob sha), folder paths) of commit ``at``: one ``git ls-tree`` per commit.
+
+    Commits never change, so the map is built once and every read of that commit is a dict lookup
+    and one object read from the repository's open ``cat-file`` process, whatever the shelf's size.
+    """
+    _tree(root, at)  # a commit Git does not have: UnknownCommitError with its advice
+    files: dict[str, tuple[int, str]] = {}
+    folders: set[str] = set()
+    for record in _run(root, "ls-tree", "-r", "-t", "-z", "--full-tree", at).split("\0"):
+        if not record:
+            continue
+        head, _, path = record.partition("\t")
+        mode, kind, sha = head.split(" ")
+        if kind == "tree":
+            folders.add(path)
+        elif kind == "blob":
+            files[path] = (int(mode, 8), sha)
+    return files, frozenset(folders)
+
+
+def _blob(root: Path, sha: str) -> bytes:
+    data: bytes = _reader(root).odb.stream(bytes.fromhex(sha)).read()
+    return data
+
+
 def read(root: Path, path: str, at: str) -> bytes:
     """The bytes of ``path`` (shelf-relative, already checked) in commit ``at`` (a resolved sha).
 
@@ -492,47 +521,39 @@ def read(root: Path, path: str, at: str) -> bytes:
         SectionNotFoundError: no such file at that commit, or it is a folder.
         PathOutsideShelfError: it is a committed symbolic link (its blob is a path, not shelf text).
     """
-    try:
-        blob = _tree(root, at) / path
-    except KeyError as exc:
+    files, folders = _tree_map(root, at)
+    entry = files.get(path)
+    if entry is None:
+        if path in folders:
+            raise SectionNotFoundError(f"{path!r} is a folder, not a file; read its subindex.md.", path=path, commit=at)
         raise SectionNotFoundError(
             f"No file {path!r} at commit {at[:12]}. Read the index (`read-index`) for valid paths.",
             path=path,
             commit=at,
-        ) from exc
-    if blob.type != "blob":
-        raise SectionNotFoundError(f"{path!r} is a folder, not a file; read its subindex.md.", path=path, commit=at)
-    if blob.mode == _SYMLINK_MODE:
+        )
+    mode, sha = entry
+    if mode == _SYMLINK_MODE:
         # A committed symlink's blob is its target path; never serve it as text, never follow it.
         raise PathOutsideShelfError(f"{path!r} is a symbolic link, not a shelf file. Use a path from the index.")
-    data: bytes = blob.data_stream.read()
-    return data
+    return _blob(root, sha)
 
 
-def _subtree(root: Path, at: str, prefix: str) -> Any:
-    tree = _tree(root, at)
-    return tree / prefix.rstrip("/") if prefix else tree
+def _under(path: str, prefix: str) -> bool:
+    return not prefix or path.startswith(prefix.rstrip("/") + "/")
 
 
 def list_files(root: Path, at: str, prefix: str = "") -> list[str]:
     """Paths of all files in commit ``at`` under ``prefix``."""
-    try:
-        tree = _subtree(root, at, prefix)
-    except KeyError:
-        return []
-    return sorted(str(item.path) for item in tree.traverse() if item.type == "blob")
+    return sorted(p for p in _tree_map(root, at)[0] if _under(p, prefix))
 
 
 def read_tree(root: Path, at: str, prefix: str = "", suffix: str = "") -> dict[str, bytes]:
-    """Every file under ``prefix`` ending in ``suffix`` at commit ``at``, read through one repository handle."""
-    try:
-        tree = _subtree(root, at, prefix)
-    except KeyError:
-        return {}
+    """Every file under ``prefix`` ending in ``suffix`` at commit ``at`` (symbolic links left out), in path order."""
+    files = _tree_map(root, at)[0]
     return {
-        str(item.path): item.data_stream.read()
-        for item in tree.traverse()
-        if item.type == "blob" and item.mode != _SYMLINK_MODE and str(item.path).endswith(suffix)
+        p: _blob(root, sha)
+        for p, (mode, sha) in sorted(files.items())
+        if _under(p, prefix) and p.endswith(suffix) and mode != _SYMLINK_MODE
     }
 
 
@@ -589,10 +610,8 @@ def _no_input() -> Iterator[None]:
 
 def kind_at(root: Path, commit: str, path: str) -> str | None:
     """``blob``, ``tree`` or None: what ``path`` is at ``commit``."""
-    try:
-        return str((_tree(root, commit) / path).type)
-    except KeyError:
-        return None
+    files, folders = _tree_map(root, commit)
+    return "blob" if path in files else "tree" if path.rstrip("/") in folders else None
 
 
 def log(root: Path, paths: list[str], *, follow: bool, limit: int) -> list[Change]:

@@ -115,16 +115,22 @@ def _related(folder: str, entry: str) -> bool:
     return folder == home or folder.startswith(home + "/") or entry.startswith(folder + "/")
 
 
+@lru_cache(maxsize=32)
+def _sections_at(root: Path, commit: str) -> dict[str, tuple[DocMeta, SectionMeta]]:
+    """Section path -> (its document, its record) for one commit, built once from the cached metas."""
+    return {s.path: (m, s) for m in metas_at(root, commit) for s in m.sections}
+
+
 def _meta_for(root: Path, path: str, commit: str) -> tuple[DocMeta | None, SectionMeta | None]:
     """The meta of the document holding ``path`` and the section record, if any."""
-    # A whole short document: docs/c/doc.md → docs/c/doc.meta.json;
-    # a section: docs/c/doc/001-x.md → docs/c/doc.meta.json.
+    if (found := _sections_at(root, commit).get(path)) is not None:
+        return found
+    # A file no meta lists as a section (a hand-added page): the document whose files hold it.
+    # A whole short document: docs/c/doc.md → docs/c/doc.meta.json; a section: docs/c/doc/x.md → docs/c/doc.meta.json.
+    owners = {m.meta_path: m for m in metas_at(root, commit)}
     for cand in (path.removesuffix(".md") + ".meta.json", posixpath.dirname(path) + ".meta.json"):
-        try:
-            meta = DocMeta.loads(gitrepo.read(root, cand, commit))
-        except SectionNotFoundError:
-            continue
-        return meta, meta.section(path)
+        if cand in owners:
+            return owners[cand], None
     return None, None
 
 
