@@ -1,17 +1,22 @@
 """Search: DocShelf vs a plain FTS5 ``unicode61`` OR index vs ``grep -i``, side by side in one run.
 
 Two shelves: the real corpus (../shared/corpus, converted with ``shelf.add``) and a generated shelf
-of ~20k Russian clauses. For each engine: index build time, query latency p50/p95 and, on the
-corpus, quality on bench/search_queries.jsonl (hit@1, hit@5, MRR@10). Times are CPU seconds of
-this process plus its children (grep, git), because the machine is shared.
+of 100,000 Russian clauses. For each engine: index build time, query latency p50/p95 (and, on the
+generated shelf, the ratio to the plain FTS5 query measured in the same run) and, on the corpus,
+quality on bench/search_queries.jsonl per kind and split. On the generated shelf also: identifiers
+absent from the shelf (the slowest of them), and the index of a commit that changes one document
+(derived from the parent's index) against the full build. Times are CPU seconds of this process
+plus its children (grep, git), because the machine is shared; build and derive times are also
+given in wall seconds (they write files).
 
 The generated shelf is written straight into a Git repository in the shelf layout with valid
-metas (``shelf.add`` of 20k sections would take minutes and measure conversion, not search). Its
+metas (``shelf.add`` of 100k sections would take an hour and measure conversion, not search). Its
 text comes from an order-2 word Markov chain trained on the corpus's Russian sections (seeded, so
 deterministic), with article, item and measure identifiers mixed in.
 
-    python bench/search.py                      # both shelves, 20,000 generated clauses
+    python bench/search.py                      # both shelves, 100,000 generated clauses
     python bench/search.py --clauses 2000 --spans 100
+    python bench/search.py --skip-corpus        # the generated shelf only
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ sys.path.insert(0, str(REPO))
 from docshelf.build.pipeline import DocOptions  # noqa: E402
 from docshelf.shelf import gitrepo  # noqa: E402
 from docshelf.shelf import store as shelf  # noqa: E402
-from docshelf.text import search, synonyms  # noqa: E402
+from docshelf.text import indexcache, search, synonyms  # noqa: E402
 from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -112,26 +117,35 @@ def _clause_text(rng: random.Random, chain: dict[tuple[str, str], list[str]], st
     return "\n\n".join(parts)
 
 
-def synthetic_shelf(dest: Path, clauses: int, texts: list[str], seed: int = 20_000) -> Path:
-    """``clauses`` generated sections in 100-section documents, committed in one commit."""
-    root = shelf.init(dest, name="Generated")
-    rng = random.Random(seed)
-    chain = _chain(texts)
-    starts = sorted(k for k in chain if k[0].isalpha() and len(k[0]) > 3)
-    for d in range(0, clauses, 100):
-        base = f"docs/generated/g{d // 100:03d}"
+class Generator:
+    """Seeded generated documents of 100 sections each, written in the shelf layout."""
+
+    def __init__(self, texts: list[str], seed: int = 20_000) -> None:
+        self.rng = random.Random(seed)
+        self.chain = _chain(texts)
+        self.starts = sorted(k for k in self.chain if k[0].isalpha() and len(k[0]) > 3)
+
+    def document(self, root: Path, d: int, sections_n: int, edition: str = "") -> None:
+        base = f"docs/generated/g{d:04d}"
         sections = []
-        for n in range(1, min(100, clauses - d) + 1):
-            title = f"Статья {n}. " + _sentence(rng, chain, starts)[:80].rsplit(" ", 1)[0]
-            text = f"# {title}\n\n{_clause_text(rng, chain, starts)}\n"
+        for n in range(1, sections_n + 1):
+            title = f"Статья {n}. " + _sentence(self.rng, self.chain, self.starts)[:80].rsplit(" ", 1)[0]
+            text = f"# {title}\n\n{_clause_text(self.rng, self.chain, self.starts)}{edition}\n"
             path = f"{base}/{n:03d}-st-{n}.md"
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_text(text, encoding="utf-8")
             groups = [f"Глава {(n - 1) // 10 + 1}"]
             sections.append({"path": path, "title": title, "clause": f"ст. {n}", "groups": groups, "pages": []})
-        meta = {"id": f"{d // 100 + 1}-ГЕН", "title": f"Сгенерированный закон {d // 100 + 1}", "edition": {}}
+        meta = {"id": f"{d + 1}-ГЕН", "title": f"Сгенерированный закон {d + 1}", "edition": {}}
         meta |= {"category": "generated", "entry": f"{base}/subindex.md", "language": "ru", "sections": sections}
         (root / f"{base}.meta.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+
+def synthetic_shelf(dest: Path, clauses: int, gen: Generator) -> Path:
+    """``clauses`` generated sections in 100-section documents, committed in one commit."""
+    root = shelf.init(dest, name="Generated")
+    for d in range(0, clauses, 100):
+        gen.document(root, d // 100, min(100, clauses - d))
     gitrepo.commit(root, f"{clauses} generated clauses")
     return root
 
@@ -214,36 +228,126 @@ def latency(engine: Engine, queries: list[str]) -> tuple[float, float]:
     return statistics.median(times), q[18]
 
 
-def build_all(root: Path, tmp: Path) -> tuple[dict[str, Engine], dict[str, tuple[float, float]]]:
-    """The three engines over one shelf, with (build CPU s, index MB) per engine."""
+def wall_and_cpu(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    start, wall = cpu(), time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - wall, cpu() - start
+
+
+def build_all(root: Path, tmp: Path, grep: bool) -> tuple[dict[str, Engine], dict[str, tuple[float, float]]]:
+    """The engines over one shelf, with (build CPU s, index MB) per engine."""
     commit = gitrepo.resolve(root)
-    target = search.index_path(root, commit)
+    target = indexcache.index_path(root, commit)
     target.parent.mkdir(exist_ok=True)
-    _none, ds_build = timed(lambda: search.build_index(root, commit, target))
+    _how, ds_build = timed(lambda: indexcache.make_index(root, commit, target))
     rows = search.read_sections(root, commit)
     fts_path = tmp / f"fts-{commit}.sqlite"
     fts, fts_build = timed(lambda: Fts5Baseline(rows, fts_path))
-    engines = {"DocShelf": docshelf_engine(root), "FTS5 unicode61 OR": fts, "grep -i (OR)": grep_engine(root)}
     mb = 1024 * 1024
-    builds = {
-        "DocShelf": (ds_build, target.stat().st_size / mb),
-        "FTS5 unicode61 OR": (fts_build, fts_path.stat().st_size / mb),
-        "grep -i (OR)": (0.0, 0.0),
-    }
+    engines: dict[str, Engine] = {"DocShelf": docshelf_engine(root), FTS5: fts}
+    builds = {"DocShelf": (ds_build, target.stat().st_size / mb), FTS5: (fts_build, fts_path.stat().st_size / mb)}
+    tv = tantivy_engine(rows, tmp / f"tantivy-{commit}")
+    if tv is not None:
+        engines[TANTIVY], builds[TANTIVY] = tv[0], (tv[1], tv[2])
+    if grep:
+        engines["grep -i (OR)"], builds["grep -i (OR)"] = grep_engine(root), (0.0, 0.0)
     return engines, builds
 
 
-def speed_table(title: str, root: Path, tmp: Path, queries: list[str]) -> tuple[list[str], dict[str, Engine]]:
-    engines, builds = build_all(root, tmp)
+FTS5 = "FTS5 unicode61 OR"
+TANTIVY = "tantivy, DocShelf keys, OR (candidates only)"
+
+
+def tantivy_engine(rows: list[search.SectionRow], path: Path) -> tuple[Engine, float, float] | None:
+    """tantivy over the same analyzer keys (whitespace tokenizer), the query's keys ORed: the candidate stage only."""
+    try:
+        import tantivy  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    from docshelf.text.analyzer import index_text, keys
+
+    def build() -> Any:
+        path.mkdir()
+        sb = tantivy.SchemaBuilder()
+        sb.add_text_field("head", stored=False, tokenizer_name="whitespace")
+        sb.add_text_field("body", stored=False, tokenizer_name="whitespace")
+        sb.add_integer_field("row", stored=True, fast=True)
+        index = tantivy.Index(sb.build(), path=str(path))
+        writer = index.writer(heap_size=200_000_000, num_threads=1)
+        for i, r in enumerate(rows):
+            writer.add_document(tantivy.Document(head=index_text(f"{r.title} {r.clause} {r.doc_id}"),
+                                                 body=index_text(r.text), row=i))  # fmt: skip
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+        return index
+
+    index, secs = timed(build)
+    size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1024 / 1024
+    paths = [r.path for r in rows]
+
+    def run(query: str, limit: int) -> Ranking:
+        ks = keys(query)
+        if not ks:
+            return Ranking([])
+        expr = " OR ".join('"' + k.replace('"', "") + '"' for k in ks)
+        q = index.parse_query(expr, ["head", "body"], field_boosts={"head": 3.0})
+        searcher = index.searcher()
+        found = searcher.search(q, limit).hits
+        return Ranking([paths[searcher.doc(a)["row"][0]] for _s, a in found])
+
+    return run, secs, size
+
+
+def speed_table(
+    title: str, root: Path, tmp: Path, queries: list[str], grep: bool = True
+) -> tuple[list[str], dict[str, Engine]]:
+    engines, builds = build_all(root, tmp, grep)
     rows = search.read_sections(root, gitrepo.resolve(root))
     words = sum(len(_WORDS.findall(r.text)) for r in rows)
     lines = [f"**{title}**: {len(rows):,} sections, {words:,} words, {len(queries)} queries.", ""]
-    lines += ["| engine | build CPU s | index MB | query CPU p50 ms | p95 ms |", "|---|---:|---:|---:|---:|"]
-    for name, engine in engines.items():
-        p50, p95 = latency(engine, queries)
+    lines += ["| engine | build CPU s | index MB | query CPU p50 ms | p95 ms | p50 / FTS5 | p95 / FTS5 |"]
+    lines.append("|---|---:|---:|---:|---:|---:|---:|")
+    measured = {name: latency(engine, queries) for name, engine in engines.items()}
+    base = measured[FTS5]
+    for name, (p50, p95) in measured.items():
         build, size = builds[name]
-        lines.append(f"| {name} | {build:.1f} | {size:.1f} | {p50:.1f} | {p95:.1f} |")
+        ratios = f"{p50 / base[0]:.2f} | {p95 / base[1]:.2f}"
+        lines.append(f"| {name} | {build:.1f} | {size:.1f} | {p50:.2f} | {p95:.2f} | {ratios} |")
     return lines, engines
+
+
+ABSENT_IDS = ["УПД.999", "ЗИС.77", "ст. 9999", "п. 77.7.7", "приказ ФСТЭК № 117", "ГОСТ Р 99999-2099", "RFC 99999",
+              "999999-ФЗ", "XQZ-17.3", "sha-7777", "ИАФ.99 идентификация", "статья 4242 кодекса"]  # fmt: skip
+
+
+def absent_table(root: Path, engines: dict[str, Engine]) -> list[str]:
+    """The slowest of the identifiers that are nowhere on the shelf (DocShelf tries prefix and substring too)."""
+    lines = ["| engine | absent identifiers | slowest CPU ms | p50 ms |", "|---|---:|---:|---:|"]
+    for name in ("DocShelf", FTS5):
+        engine = engines[name]
+        times = [timed(lambda q=q, e=engine: e(q, 5))[1] * 1000 for q in ABSENT_IDS]  # type: ignore[misc]
+        lines.append(f"| {name} | {len(times)} | {max(times):.2f} | {statistics.median(times):.2f} |")
+    return lines
+
+
+def incremental_table(root: Path, gen: Generator, clauses: int) -> list[str]:
+    """A commit that rewrites one document: its index derived from the parent's, against a full build."""
+    parent = gitrepo.resolve(root)
+    gen.document(root, 0, 100, edition="\n\n(В редакции Федерального закона от 01.12.2026 № 999-ФЗ)")
+    child = gitrepo.commit(root, "Rewrite one document")
+    target = indexcache.index_path(root, child)
+    how, wall, secs = wall_and_cpu(lambda: indexcache.make_index(root, child, target))
+    first, first_wall, first_cpu = wall_and_cpu(lambda: search.search(root, "редакции федерального закона", at=child))
+    full = target.with_name("full.sqlite")
+    _none, full_wall, full_cpu = wall_and_cpu(lambda: indexcache.build_into(root, child, full, None))
+    assert first.hits and parent != child
+    lines = ["| index of a commit changing 1 of " + f"{clauses // 100} documents | wall s | CPU s |", "|---|---:|---:|"]
+    lines.append(f"| derived from the parent's index ({how}) | {wall:.2f} | {secs:.2f} |")
+    lines.append(f"| full build of the same commit | {full_wall:.2f} | {full_cpu:.2f} |")
+    lines.append(f"| first search at the new commit after deriving | {first_wall:.3f} | {first_cpu:.3f} |")
+    full.unlink()
+    return lines
 
 
 def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
@@ -286,8 +390,9 @@ def _without_dictionary(engine: Engine) -> Engine:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--clauses", type=int, default=20_000, help="size of the generated shelf")
+    ap.add_argument("--clauses", type=int, default=100_000, help="size of the generated shelf")
     ap.add_argument("--spans", type=int, default=300, help="random word runs timed per shelf")
+    ap.add_argument("--skip-corpus", action="store_true", help="only the generated shelf")
     args = ap.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"{CORPUS} is absent: the corpus shelf and the labelled queries need it.")
@@ -295,14 +400,17 @@ def main() -> None:
         tmp = Path(tmp_name)
         root, conv = timed(lambda: corpus_shelf(tmp / "corpus"))
         rows = search.read_sections(root, gitrepo.resolve(root))
-        labelled = [q["query"] for q in load_queries(QUERIES)]
-        out, engines = speed_table("Corpus shelf", root, tmp, labelled + spans(rows, args.spans))
-        out += ["", *quality_table(root, engines), ""]
-        texts = [r.text for r in rows if "ru-regulations" in r.path]
-        gen, gen_cpu = timed(lambda: synthetic_shelf(tmp / "generated", args.clauses, texts))
-        gen_rows = search.read_sections(gen, gitrepo.resolve(gen))
+        out: list[str] = []
+        if not args.skip_corpus:
+            labelled = [q["query"] for q in load_queries(QUERIES)]
+            table, engines = speed_table("Corpus shelf", root, tmp, labelled + spans(rows, args.spans))
+            out += [*table, "", *quality_table(root, engines), ""]
+        gen = Generator([r.text for r in rows if "ru-regulations" in r.path])
+        big, gen_cpu = timed(lambda: synthetic_shelf(tmp / "generated", args.clauses, gen))
+        gen_rows = search.read_sections(big, gitrepo.resolve(big))
         ids = [f"ст. {n}" for n in range(1, 11)] + [f"УПД.{n}" for n in range(1, 11)]
-        out += speed_table("Generated shelf", gen, tmp, ids + spans(gen_rows, args.spans))[0]
+        table, engines = speed_table("Generated shelf", big, tmp, ids + spans(gen_rows, args.spans), grep=False)
+        out += [*table, "", *absent_table(big, engines), "", *incremental_table(big, gen, args.clauses)]
         out += ["", f"(corpus conversion {conv:.0f} s, generation + commit {gen_cpu:.0f} s CPU; not part of search)"]
     print("\n".join(out))
 

@@ -13,7 +13,7 @@ from docshelf.build.pipeline import DocOptions
 from docshelf.errors import SearchError, UnknownCommitError
 from docshelf.shelf import gitrepo, reader
 from docshelf.shelf import store as shelf
-from docshelf.text import search
+from docshelf.text import indexcache, search
 from docshelf.text.evaluate import evaluate, load_queries
 from docshelf.text.normalize import words
 from docshelf.text.snippets import best_snippet
@@ -331,7 +331,7 @@ def test_read_only_shelf_falls_back_to_a_private_index(fresh: Path) -> None:
 
 def test_unwritable_cache_place_falls_back_to_a_private_index(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Works as root too: a file where the cache folder should be cannot become a folder.
-    monkeypatch.setattr(search, "index_path", lambda root, commit: root / "index.md" / f"{commit}.sqlite")
+    monkeypatch.setattr(indexcache, "index_path", lambda root, commit: root / "index.md" / f"{commit}.sqlite")
     for _ in range(2):  # the second search reuses the private index
         assert _first(fresh, "трансграничная передача").clause == "ст. 12"
 
@@ -397,7 +397,7 @@ def test_corpus_snippet_labels_verify(corpus: Path) -> None:
     from test_verify_sweep import known_gap
 
     commit = gitrepo.resolve(corpus)
-    tables = {s["path"]: s.get("clauses", []) for m in reader.metas_at(corpus, commit) for s in m["sections"]}
+    tables = {s.path: [c.to_json() for c in s.clauses] for m in reader.metas_at(corpus, commit) for s in m.sections}
     checked, wrong = 0, []
     for query in _snippet_queries(corpus, 150):
         for hit in search.search(corpus, query).hits:

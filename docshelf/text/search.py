@@ -1,289 +1,152 @@
-"""Search one commit of a shelf: SQLite FTS5 over analyzer keys, BM25 + a rerank, never a silent empty.
+"""Search one commit of a shelf: analyzer keys, BM25 candidates, a rerank, one hit per clause, never a silent empty.
 
-The index holds the sections of exactly one commit, read from Git objects (never the work tree),
-so a hit is what ``fetch`` returns at that commit. It is cached at
-``<shelf>/.docshelf/search-<commit>.sqlite``: built into a temporary file and swapped in with
-``os.replace`` (concurrent processes at worst build twice), rebuilt when the analyzer changes,
-and, when the shelf directory is read-only, kept in a private temporary directory instead.
+The index (:mod:`docshelf.text.searchindex`, cached per commit by :mod:`docshelf.text.indexcache`)
+holds the sections of exactly one commit, read from Git objects, so a hit is what ``fetch``
+returns at that commit. A query becomes concepts (:mod:`docshelf.text.synonyms`): each word, or a
+synonym group it mentions, with every key the index may hold for it. Ranking, in order of the
+fallbacks:
 
-Columns: ``head`` (section title, clause, doc id), ``clauses`` (every clause id the section's
-clause table lists: parts, items, measures such as УПД.1, RFC subsections), ``ctx`` (parent
-headings, document title) and ``body``. A query becomes concepts (:mod:`docshelf.synonyms`): each
-word, or a synonym group it mentions, with every key the index may hold for it; only quoted keys
-reach ``MATCH``. Ranking, in order of the fallbacks:
-
-1. ``exact``: candidates = top 100 of the OR of all concepts by ``bm25(head 3, clauses 1, ctx 1,
-   body 1)`` plus top 50 of their AND. Score = bm25/best + 0.6·coverage + 0.3·coverage in the
-   head + 0.2·adjacent query words + 1.0·share of identifiers found in head or clause ids (half
-   for one found only in the text): «УПД.1», «ст. 10.2-1», «152-ФЗ ст. 19» come first.
-   Coverages weigh concepts by IDF, so a rare word counts more than «данные». A later part of a
-   split article loses 0.1, so that parts matching alike give the article's opening first.
+1. ``exact``: candidates are the top :data:`OR_CANDIDATES` by BM25 of the OR of the query's rarest
+   concepts whose postings fit :data:`RANK_BUDGET` (so a query never scores every section saying
+   «данные» on a 100,000-section shelf), plus the top :data:`AND_CANDIDATES` of the AND of all
+   concepts (unranked when even the rarest concept is over budget: the rerank orders them).
+   Score = bm25/best + 0.6·coverage + 0.3·coverage in the head + 0.2·adjacent query words +
+   1.0·share of identifiers found in head or clause ids (half for one found only in the text).
+   Coverages weigh concepts by IDF (document frequencies are kept in the index, never counted per
+   query). A later part of a split article loses 0.1, apparatus (contents, prefaces, change logs,
+   reference lists) loses :data:`folding.APPARATUS_PENALTY`.
 2. ``prefix``: the same with ``"key"*`` when nothing matched exactly.
-3. ``substring``: ``LIKE`` over the normalized text; 4. ``none``: nothing, said so in ``note``.
+3. ``substring``: the indexed words that contain the query's words (a trigram index over the
+   vocabulary, not a scan of the texts); 4. ``none``: nothing, said so in ``note``.
+
+Then copies of one clause fold into one hit (:mod:`docshelf.text.folding`): other editions and
+formats, and the other parts of a split article, are listed in ``also_in``; the copy in force is
+the one shown. A document the query names by number but the shelf lacks is said in ``note``.
 
 ``low_confidence``: the best hit covers less than 60 % of the query's IDF weight, an identifier
-of the query occurs nowhere on the shelf, or a fallback answered; a caller may then say "not
-found in the shelf". Edition status (for an ``as_of`` date) filters hits and puts texts in force first.
+or a named document occurs nowhere on the shelf, or a fallback answered. Edition status (for an
+``as_of`` date) filters hits and puts texts in force first.
 """
 
 from __future__ import annotations
 
-import atexit
 import itertools
 import json
 import math
-import os
-import shutil
-import sqlite3
-import tempfile
-from contextlib import closing
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from docshelf.errors import SearchError
 from docshelf.law.editions import has_edition, meta_status
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
-from docshelf.text import synonyms
-from docshelf.text.analyzer import ANALYZER_VERSION, STOPWORDS, WORD, index_text, query_tokens
+from docshelf.text import folding, synonyms
+from docshelf.text.analyzer import STOPWORDS, WORD, index_text, query_tokens, tokens
+from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
+from docshelf.text.searchindex import KeyRow, Scope, SearchIndex, Stored
+from docshelf.text.sections import SectionRow, read_sections
 from docshelf.text.snippets import best_snippet
-from docshelf.text.synonyms import Concept, adjacent_in, found_in, fts_expr
+from docshelf.text.synonyms import Concept, adjacent_in, found_in
 
-INDEX_DIR = ".docshelf"
-SCHEMA_VERSION = f"{ANALYZER_VERSION}.5"
-KEEP_INDEXES = 4  # index files of older commits beyond this many are deleted
-BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
-OR_CANDIDATES, AND_CANDIDATES = 100, 50
+__all__ = [
+    "INDEX_DIR",
+    "Hit",
+    "SearchResult",
+    "SectionRow",
+    "describe",
+    "index_path",
+    "open_index",
+    "read_sections",
+    "search",
+]
+
+OR_CANDIDATES, AND_CANDIDATES = 60, 30
+RANK_BUDGET = 1500  # postings one BM25-ranked query may read (~2 ms); beyond it candidates come unranked
 W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT, W_PART = 0.6, 0.3, 0.2, 1.0, 0.1
 LOW_COVERAGE = 0.6  # chosen on bench/search_queries.jsonl: flags 6/9 unanswerable, 5/62 answerable
 SNIPPET_CHARS = 300
 MAX_QUERY_CHARS = 2000  # longer input is cut: concepts are capped anyway
-_SCHEMA = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE section(id INTEGER PRIMARY KEY, path TEXT, title TEXT, clause TEXT, doc_id TEXT, doc_key TEXT,
-    category TEXT, pages TEXT, edition TEXT, clauses TEXT, text TEXT, norm TEXT);
-CREATE TABLE keys(id INTEGER PRIMARY KEY, head TEXT, clauses TEXT, ctx TEXT, body TEXT, continued INTEGER);
-CREATE VIRTUAL TABLE fts USING fts5(head, clauses, ctx, body, content='keys', content_rowid='id',
-    tokenize="unicode61 remove_diacritics 0 tokenchars '_'");
-CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
-"""
+FOLD_DEPTH = 4  # candidates looked at per hit wanted when folding copies
+RERANK_DEPTH = 60  # candidates whose adjacency is scored exactly (the rest cannot reach the folded hits)
+SUBSTRING_WORDS = 20  # vocabulary words taken per query word in the substring fallback
 Ranked = list[tuple[float, float, int]]  # (score, IDF-weighted coverage, rowid), best first
-Scope = tuple[str, list[str]]  # "SELECT id FROM section WHERE …" restricting rows, and its parameters
+Found = tuple[Ranked, dict[int, KeyRow]]  # the ranking and the stored keys of every candidate in it
 
 
-@dataclass(frozen=True)
-class SectionRow:
-    """One section as the index stores it (see :func:`read_sections`)."""
-
-    path: str
-    title: str
-    clause: str
-    groups: list[str]
-    pages: list[int]
-    clauses: list[list[Any]]  # [clause id, start, end] into text (the meta's clause table)
-    doc_id: str
-    doc_title: str
-    category: str
-    edition: dict[str, str]
-    text: str
-    continued: bool = False  # a later part of the clause the section before it began («ст. 22», ч. 4–6)
-
-
-def read_sections(root: Path, commit: str) -> list[SectionRow]:
-    """Every section of the shelf at ``commit``, read from Git objects, in meta order."""
-    blobs = gitrepo.read_tree(root, commit, "docs")
-    rows = []
-    for meta_path in sorted(p for p in blobs if p.endswith(".meta.json")):
-        meta = json.loads(blobs[meta_path])
-        doc = (meta.get("id", ""), meta.get("title", ""), meta.get("category", ""), dict(meta.get("edition", {})))
-        before = ""
-        for s in meta.get("sections", []):
-            data = blobs.get(s["path"])
-            if data is None:
-                continue  # a meta naming a missing file: `docshelf check` reports it
-            head = (s["path"], s.get("title", ""), s.get("clause", ""), list(s.get("groups", [])))
-            pages, clauses, text = list(s.get("pages", [])), list(s.get("clauses", [])), data.decode("utf-8")
-            rows.append(SectionRow(*head, pages, clauses, *doc, text, continued=bool(head[2]) and head[2] == before))
-            before = head[2]
-    return rows
-
-
-# --- the index file -----------------------------------------------------------------------------
-
-_private_dir: Path | None = None  # used only when the shelf directory cannot be written
-
-
-def _fallback_dir() -> Path:
-    global _private_dir
-    if _private_dir is None:
-        _private_dir = Path(tempfile.mkdtemp(prefix="docshelf-search-"))  # mode 0700: ours alone
-        atexit.register(shutil.rmtree, _private_dir, True)
-    return _private_dir
-
-
-def _is_current(path: Path) -> bool:
-    try:
-        with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
-            row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-    except sqlite3.Error:
-        return False
-    return row is not None and row[0] == SCHEMA_VERSION
-
-
-def index_path(root: Path, commit: str) -> Path:
-    """Where the index of ``commit`` is cached (it may not exist yet)."""
-    return root.resolve() / INDEX_DIR / f"search-{commit}.sqlite"
-
-
-def open_index(root: Path, commit: str) -> sqlite3.Connection:
-    """A read-only connection to the index of ``commit``, built first if needed."""
-    target = index_path(root, commit)
-    if not (target.is_file() and _is_current(target)):
-        try:
-            target.parent.mkdir(exist_ok=True)
-            ignore = target.parent / ".gitignore"
-            if not ignore.exists():  # a shelf made without the template must not see the cache as a change
-                ignore.write_text("*\n", encoding="utf-8")
-            build_index(root, commit, target)
-            _prune(target.parent)
-        except OSError:
-            target = _fallback_dir() / f"{commit}.sqlite"
-            if not (target.is_file() and _is_current(target)):
-                build_index(root, commit, target)
-    return sqlite3.connect(f"{target.as_uri()}?mode=ro", uri=True)
-
-
-def _prune(folder: Path) -> None:
-    files = sorted(folder.glob("search-*.sqlite"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in files[KEEP_INDEXES:]:
-        old.unlink(missing_ok=True)  # a process still reading it keeps its open handle
-
-
-def build_index(root: Path, commit: str, target: Path) -> None:
-    """Build the index of ``commit`` into ``target`` (via a temporary file and an atomic rename)."""
-    rows = read_sections(root, commit)
-    shelf_synonyms = synonyms.read_shelf_file(root, commit)
-    synonyms.parse(shelf_synonyms)  # a broken synonyms.json fails here, with its own message
-    fd, tmp = tempfile.mkstemp(prefix=target.name, suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
-        with closing(sqlite3.connect(tmp)) as db:
-            db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
-            for rowid, r in enumerate(rows, start=1):
-                _insert(db, rowid, r)
-            meta = {"version": SCHEMA_VERSION, "commit": commit, "synonyms": json.dumps(shelf_synonyms)}
-            db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-            # Per-query document lookups (edition statuses, filters) read this small index, not the texts.
-            db.execute("CREATE INDEX section_doc ON section(doc_key, edition, category)")
-            db.execute("INSERT INTO fts(fts) VALUES ('optimize')")
-            db.commit()
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _insert(db: sqlite3.Connection, rowid: int, r: SectionRow) -> None:
-    dumps = json.dumps
-    row = (r.path, r.title, r.clause, r.doc_id, normalize_text(r.doc_id), r.category, dumps(r.pages))
-    more = (dumps(r.edition, ensure_ascii=False), dumps(r.clauses, ensure_ascii=False), r.text, normalize_text(r.text))
-    db.execute("INSERT INTO section VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (rowid, *row, *more))
-    head = index_text(f"{r.title}\n{r.clause}\n{r.doc_id}")
-    clauses = " ".join(dict.fromkeys(index_text("\n".join(str(c[0]) for c in r.clauses)).split()))
-    ctx = index_text("\n".join([*r.groups, r.doc_title]))
-    keys = (rowid, head, clauses, ctx, index_text(r.text))
-    db.execute("INSERT INTO keys VALUES (?, ?, ?, ?, ?, ?)", (*keys, r.continued))
-    db.execute("INSERT INTO fts(rowid, head, clauses, ctx, body) VALUES (?, ?, ?, ?, ?)", keys)
-
-
-# --- ranking ------------------------------------------------------------------------------------
-
-
-def _scope(db: sqlite3.Connection, doc: str | None, category: str | None) -> Scope:
-    """The rows the filters allow; a filter matching nothing is an error, not an empty result."""
-    # Edition status depends on the date asked about, so it is filtered after ranking (see search).
-    where, params = [], []
-    if doc is not None:
-        where.append("doc_key = ?")
-        params.append(normalize_text(doc))
-    if category is not None:
-        cat = category.strip("/")
-        where.append("(category = ? OR substr(category, 1, ?) = ?)")
-        params += [cat, str(len(cat) + 1), cat + "/"]
-    if not where:
-        return "", []
-    sql = f"SELECT id FROM section WHERE {' AND '.join(where)}"
-    if db.execute(sql + " LIMIT 1", params).fetchone() is None:
-        known = sorted({r[0] for r in db.execute("SELECT doc_id FROM section")})
-        raise SearchError(
-            f"No section matches doc={doc!r} category={category!r} at this commit. "
-            f"Document ids: {', '.join(known[:20])}{' …' if len(known) > 20 else ''}."
-        )
-    return sql, params
-
-
-def _within(column: str, scope: Scope) -> str:
-    return f" AND {column} IN ({scope[0]})" if scope[0] else ""
-
-
-def _bm25(db: sqlite3.Connection, expr: str, scope: Scope, limit: int) -> dict[int, float]:
-    sql = f"SELECT rowid, bm25(fts, {BM25_WEIGHTS}) AS r FROM fts WHERE fts MATCH ?{_within('rowid', scope)}"
-    return dict(db.execute(sql + " ORDER BY r LIMIT ?", [expr, *scope[1], limit]).fetchall())
-
-
-def _keys(db: sqlite3.Connection, rowids: list[int]) -> dict[int, tuple[str, str, str, bool]]:
-    """Per row, space-padded key strings (the head, head + clause ids, every column) and ``continued``."""
-    sql = f"SELECT id, head, clauses, ctx, body, continued FROM keys WHERE id IN ({','.join(map(str, rowids))})"
-    rows = db.execute(sql)
-    return {r: (f" {h} ", f" {h} | {c} ", f" {h} | {c} | {x} | {b} ", bool(n)) for r, h, c, x, b, n in rows}
-
-
-def _df(db: sqlite3.Connection, c: Concept) -> int:
+def _df(index: SearchIndex, c: Concept) -> int:
     """How many sections say the concept in its most frequent way (a phrase: its rarest word)."""
-    df = 0
-    for alt in c.alts:
-        counts = [db.execute("SELECT doc FROM vocab WHERE term = ?", [k]).fetchone() for k in alt]
-        df = max(df, min((row[0] if row else 0) for row in counts))
-    return df
+    return max((min(index.df(k) for k in alt) for alt in c.alts), default=0)
 
 
 def _share(weights: list[float], flags: list[bool]) -> float:
     return sum(w for w, f in zip(weights, flags, strict=True) if f) / (sum(weights) or 1.0)
 
 
-def _rerank(db: sqlite3.Connection, concepts: list[Concept], cands: dict[int, float], prefix: bool) -> Ranked:
-    total = db.execute("SELECT count(*) FROM keys").fetchone()[0]
-    weights = [math.log(1 + total / (_df(db, c) + 1)) for c in concepts]
+def _rerank(
+    index: SearchIndex, concepts: list[Concept], dfs: list[int], cands: dict[int, float], prefix: bool
+) -> Found:
+    total = index.total()
+    weights = [math.log(1 + total / (df + 1)) for df in dfs]
     pairs = [(a, b) for a, b in itertools.pairwise(concepts) if b.first > a.last]
-    best = min(cands.values()) or -1.0
-    out = []
-    for rowid, (head, named, every, continued) in _keys(db, list(cands)).items():
+    best = max(cands.values()) or 1.0
+    stored = index.keys(cands)
+    partial = []
+    for rowid, k in stored.items():
+        head, named = f" {k.head} ", f" {k.head} | {k.clauses} "
+        every = f"{named}| {k.ctx} | {k.body} "
         has = [found_in(c, every, prefix) for c in concepts]
         coverage = _share(weights, has)
         in_head = _share(weights, [found_in(c, head, prefix) for c in concepts])
-        adjacent = sum(adjacent_in(a, b, every, prefix) for a, b in pairs) / len(pairs) if pairs else 0.0
         # An identifier naming the section (title, clause ids) counts fully, one only in its text half.
         idents = [1.0 if found_in(c, named, prefix) else 0.5 * h for c, h in zip(concepts, has, strict=True) if c.ident]
         ident = sum(idents) / len(idents) if idents else 0.0
-        score = cands[rowid] / best + W_COVERAGE * coverage + W_HEAD * in_head + W_ADJACENT * adjacent + W_IDENT * ident
-        if continued:
+        score = cands[rowid] / best + W_COVERAGE * coverage + W_HEAD * in_head + W_IDENT * ident
+        if k.continued:
             score -= W_PART  # between parts of one article that match alike, its opening (the main rule) first
+        if k.apparatus:
+            score -= folding.APPARATUS_PENALTY
+        partial.append((score, coverage, rowid, every))
+    partial.sort(key=lambda t: -t[0])
+    # Adjacency adds at most W_ADJACENT: a candidate that far behind the shown ones cannot enter them.
+    reach = partial[min(len(partial), RERANK_DEPTH) - 1][0] - W_ADJACENT if partial else 0.0
+    out = []
+    for score, coverage, rowid, every in partial:
+        if pairs and score >= reach:
+            score += W_ADJACENT * sum(adjacent_in(a, b, every, prefix) for a, b in pairs) / len(pairs)
         out.append((score, coverage, rowid))
-    return sorted(out, key=lambda t: (-t[0], t[2]))
+    return sorted(out, key=lambda t: (-t[0], t[2])), stored
 
 
-def _ranked(db: sqlite3.Connection, concepts: list[Concept], scope: Scope, prefix: bool) -> Ranked:
+def _within_budget(concepts: list[Concept], dfs: list[int]) -> list[Concept]:
+    """The rarest concepts whose postings together stay within :data:`RANK_BUDGET` (the cost of a ranked query)."""
+    chosen, spent = [], 0
+    for df, i in sorted(zip(dfs, range(len(concepts)), strict=True)):
+        if spent + df > RANK_BUDGET:
+            break
+        chosen.append(concepts[i])
+        spent += df
+    return chosen
+
+
+def _ranked(index: SearchIndex, concepts: list[Concept], scope: Scope, prefix: bool) -> Found:
     if not concepts:
-        return []
-    exprs = [fts_expr(c, prefix) for c in concepts]
-    cands = _bm25(db, " OR ".join(exprs), scope, OR_CANDIDATES)
-    if cands and len(exprs) > 1:
-        for rowid, score in _bm25(db, " AND ".join(exprs), scope, AND_CANDIDATES).items():
+        return [], {}
+    dfs = [_df(index, c) for c in concepts]
+    # Ranking reads every posting of the terms it ranks: only the rarest concepts are ranked by BM25;
+    # a concept in thousands of sections still counts in the rerank (coverage) and in the AND below.
+    rare = _within_budget(concepts, dfs) if not prefix else concepts
+    cands = index.candidates(rare, all_of=False, limit=OR_CANDIDATES, prefix=prefix, scope=scope) if rare else {}
+    if len(concepts) > 1 or not cands:
+        ranked = prefix or min(dfs) <= RANK_BUDGET
+        both = index.candidates(concepts, all_of=True, limit=AND_CANDIDATES, ranked=ranked, prefix=prefix, scope=scope)
+        for rowid, score in both.items():
             cands.setdefault(rowid, score)
-    return _rerank(db, concepts, cands, prefix) if cands else []
+    if not cands and not rare:  # nothing has every concept, each is common: any sections with the rarest
+        rarest = [concepts[min(range(len(dfs)), key=dfs.__getitem__)]]
+        cands = index.candidates(rarest, all_of=False, limit=OR_CANDIDATES, ranked=False, prefix=prefix, scope=scope)
+    return _rerank(index, concepts, dfs, cands, prefix) if cands else ([], {})
 
 
 def _needles(query: str) -> list[str]:
@@ -292,20 +155,14 @@ def _needles(query: str) -> list[str]:
     return list(dict.fromkeys([w for w in found if w not in STOPWORDS] or found or ([norm] if norm else [])))[:16]
 
 
-def _substring(db: sqlite3.Connection, query: str, scope: Scope) -> Ranked:
-    """Last resort: the query's words inside the normalized text, most words first."""
-    needles = _needles(query)
-    if not needles:
-        return []
-    like = " OR ".join(["norm LIKE ? ESCAPE '\\'"] * len(needles))
-    pats = ["%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for n in needles]
-    sql = f"SELECT id, norm FROM section WHERE ({like}){_within('id', scope)} LIMIT 500"
-    out = [(s, s, rowid) for rowid, text in db.execute(sql, [*pats, *scope[1]]) for s in [_found(needles, text)]]
-    return sorted(out, key=lambda t: (-t[0], t[2]))
-
-
-def _found(needles: list[str], text: str) -> float:
-    return sum(n in text for n in needles) / len(needles)
+def _substring(index: SearchIndex, query: str, scope: Scope) -> Found:
+    """Last resort: sections holding indexed words that contain the query's words."""
+    concepts = []
+    for i, needle in enumerate(_needles(query)):
+        alts = {(k,) for w in index.words_containing(needle, SUBSTRING_WORDS) for t in tokens(w) for k in t.keys[:1]}
+        if alts:
+            concepts.append(Concept(needle, tuple(sorted(alts)), False, i, i))
+    return _ranked(index, concepts, scope, prefix=False)
 
 
 # --- the public entry point ---------------------------------------------------------------------
@@ -327,8 +184,8 @@ def search(
     Args:
         root: the shelf directory.
         query: words, a question, or identifiers such as «УПД.1», «152-ФЗ ст. 19», «RFC 8446 4.2.1».
-        limit: the number of hits to return.
-        at: a commit, tag or branch; the index of that commit is used (built once, then cached).
+        limit: the number of hits to return (copies of one clause count once).
+        at: a commit, tag or branch; the index of that commit is used (derived or built once, then cached).
         doc: only sections of this document id (e.g. ``152-ФЗ``).
         category: only documents under this category folder (e.g. ``laws`` or ``laws/pd``).
         status: only documents with this edition status on ``as_of`` (``in_force``, ``replaced`` …).
@@ -350,37 +207,36 @@ def search(
     text = query[:MAX_QUERY_CHARS]
     toks = query_tokens(text)
     keys = list(dict.fromkeys(t.key for t in toks))
-    with closing(open_index(root, commit)) as db:
-        shelf_synonyms = db.execute("SELECT value FROM meta WHERE key = 'synonyms'").fetchone()[0]
-        concepts = synonyms.parse(json.loads(shelf_synonyms)).concepts(toks)
-        scope = _scope(db, doc, category)
-        statuses = _doc_statuses(db, as_of)
-        if status is not None:
-            scope = _with_status(scope, statuses, status)
-        absent = [c for c in concepts if _df(db, c) == 0]
-        mode, ranked = "exact", _ranked(db, concepts, scope, prefix=False)
-        if not ranked:
-            mode, ranked = "prefix", _ranked(db, concepts, scope, prefix=True)
-        if not ranked:
-            mode, ranked = "substring", _substring(db, text, scope)
-        if not ranked:
-            mode = "none"
-        docs = dict(db.execute(f"SELECT id, doc_key FROM section WHERE id IN ({','.join(str(r[2]) for r in ranked)})"))
-        # Stable: relevance order stays within each group; texts not in force go last.
-        shown = sorted(ranked, key=lambda r: statuses[docs[r[2]]] not in ("", "in_force"))[:limit]
-        hits = [
-            _hit(db, rowid, score, concepts, mode, text).model_copy(update={"status": statuses[docs[rowid]]})
-            for score, _, rowid in shown
-        ]
+    index = open_index(root, commit)
+    concepts = synonyms.parse(json.loads(index.setting("synonyms") or "null")).concepts(toks)
+    scope = _scope(index, doc, category)
+    statuses = _Statuses(as_of)
+    if status is not None:
+        scope = _with_status(index, scope, statuses, status)
+    missing_acts = _missing_acts(index, text)
+    if missing_acts:  # «приказ № 117» is not on the shelf: its number must not find «Статья 117»
+        numbers = {k for _w, n in missing_acts for k in index_text(n).split()}
+        concepts = [c for c in concepts if not any(set(alt) <= numbers for alt in c.alts)]
+    absent = [c for c in concepts if _df(index, c) == 0]
+    mode, (ranked, stored) = "exact", _ranked(index, concepts, scope, prefix=False)
+    if not ranked:
+        mode, (ranked, stored) = "prefix", _ranked(index, concepts, scope, prefix=True)
+    if not ranked and not missing_acts:
+        mode, (ranked, stored) = "substring", _substring(index, text, scope)
+    if not ranked:
+        mode = "none"
+    hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
     weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
-    if status is not None and status not in statuses.values():
+    for written, _number in missing_acts:
+        note += f" No document {written} on the shelf: the hits do not come from it."
+    if status is not None and status not in statuses.seen:
         note += f" No document has edition status {status!r} on {as_of or date.today()} at this commit."
     if absent:
         note += f" No section has these words: {', '.join(c.label for c in absent)}."
     if weak:
         note += " The best hit covers only part of the query: the answer may not be on the shelf."
-    low = mode != "exact" or weak
+    low = mode != "exact" or weak or bool(missing_acts)
     return SearchResult(
         commit=commit, query=text, mode=mode, hits=hits, low_confidence=low, keys=keys, note=note.strip()
     )
@@ -396,39 +252,100 @@ _NOTES = {
 }
 
 
-def _doc_statuses(db: sqlite3.Connection, as_of: date | None) -> dict[str, str]:
-    """Edition status code per document (its doc key) on ``as_of``; "" for one with no edition record."""
-    out = {}
-    for key, edition in db.execute("SELECT DISTINCT doc_key, edition FROM section"):
-        meta = {"edition": json.loads(edition)}
-        out[key] = meta_status(meta, as_of).code if has_edition(meta) else ""
-    return out
+def _missing_acts(index: SearchIndex, query: str) -> list[tuple[str, str]]:
+    if not folding.names_an_act(query):
+        return []  # the common case: no list of documents is read
+    return folding.absent_acts(query, [d.doc_key for d in index.documents()])
 
 
-def _with_status(scope: Scope, statuses: dict[str, str], status: str) -> Scope:
+def _scope(index: SearchIndex, doc: str | None, category: str | None) -> Scope:
+    """The rows the filters allow; a filter matching nothing is an error, not an empty result."""
+    scope = Scope(doc_key=None if doc is None else normalize_text(doc), category=category)
+    if not scope.everything and not index.has_scope(scope):
+        known = sorted({d.doc_id for d in index.documents()})
+        raise SearchError(
+            f"No section matches doc={doc!r} category={category!r} at this commit. "
+            f"Document ids: {', '.join(known[:20])}{' …' if len(known) > 20 else ''}."
+        )
+    return scope
+
+
+class _Statuses:
+    """Edition status codes on ``as_of``, computed once per document edition record."""
+
+    def __init__(self, as_of: date | None) -> None:
+        self.as_of = as_of
+        self._codes: dict[str, str] = {}
+        self.seen: set[str] = set()
+
+    def of(self, edition_json: str) -> str:
+        code = self._codes.get(edition_json)
+        if code is None:
+            meta = {"id": "", "edition": json.loads(edition_json)}
+            code = meta_status(meta, self.as_of).code if has_edition(meta) else ""
+            self._codes[edition_json] = code
+            self.seen.add(code)
+        return code
+
+
+def _with_status(index: SearchIndex, scope: Scope, statuses: _Statuses, status: str) -> Scope:
     """``scope`` narrowed to documents with ``status``, before ranking: rare statuses are not crowded out."""
-    keys = sorted(k for k, s in statuses.items() if s == status)
-    where = f"doc_key IN ({','.join('?' * len(keys))})"
-    if scope[0]:
-        return f"{scope[0]} AND {where}", [*scope[1], *keys]
-    return f"SELECT id FROM section WHERE {where}", keys
+    docs = frozenset(
+        d.doc_key for d in index.documents() if statuses.of(json.dumps(d.edition, ensure_ascii=False)) == status
+    )
+    return Scope(scope.doc_key, scope.category, docs)
 
 
-def _hit(db: sqlite3.Connection, rowid: int, score: float, concepts: list[Concept], mode: str, query: str) -> Hit:
-    path, title, clause, doc_id, pages, edition, clauses, body = db.execute(
-        "SELECT path, title, clause, doc_id, pages, edition, clauses, text FROM section WHERE id = ?", [rowid]
-    ).fetchone()
-    head = set(index_text(f"{title}\n{clause}\n{doc_id}").split())
+def _hits(
+    index: SearchIndex, found: Found, limit: int, statuses: _Statuses, concepts: list[Concept], mode: str, query: str
+) -> list[Hit]:
+    ranked, keys = found
+    if not ranked:
+        return []
+    look = [r[2] for r in ranked[: limit * FOLD_DEPTH + 8]]
+    scores = {rowid: score for score, _c, rowid in ranked}
+    groups = folding.fold(look, keys)
+    # Stable: relevance order stays within each group; texts not in force go last.
+    status = {r: statuses.of(keys[r].edition) for r in look}
+    groups.sort(key=lambda g: all(status[r] not in ("", "in_force") for r in g.rowids))
+    shown = groups[:limit]
+    leads = [_lead(g.rowids, status) for g in shown]
+    stored = index.sections(leads)
+    hits = []
+    for g, lead in zip(shown, leads, strict=True):
+        others = [r for r in g.rowids if r != lead]
+        hit = _hit(stored[lead], max(scores[r] for r in g.rowids), concepts, mode, query)
+        also = [_also(keys[r], status[r], keys[lead]) for r in others]
+        hits.append(hit.model_copy(update={"status": status[lead], "also_in": also}))
+    return hits
+
+
+def _lead(rowids: Sequence[int], status: dict[int, str]) -> int:
+    """The copy shown for a clause: the best-matching one in force (or undated), else the best match."""
+    return next((r for r in rowids if status[r] in ("", "in_force")), rowids[0])
+
+
+def _also(k: KeyRow, status: str, lead: KeyRow) -> dict[str, str]:
+    kind = "part" if k.doc_key == lead.doc_key else "copy"
+    return {"kind": kind, "doc_id": k.doc_id, "clause": k.clause, "path": k.path, "status": status}
+
+
+def _hit(s: Stored, score: float, concepts: list[Concept], mode: str, query: str) -> Hit:
+    head = set(index_text(f"{s.title}\n{s.clause}\n{s.doc_id}").split())
     # What the title already shows («ст. 19», «RFC 9999») says nothing about where in the text to look.
     shown = [c for c in concepts if not any(set(alt) <= head for alt in c.alts)]
     wanted = [frozenset(k for alt in c.alts for k in alt if k not in STOPWORDS) for c in shown]
     needles = _needles(query) if mode == "substring" else None
     # The best-matching sentence, widened within its innermost clause: the clause cited proves the snippet.
-    table = [(str(c[0]), int(c[1]), int(c[2])) for c in json.loads(clauses)]
-    a, b, inner = best_snippet(body, table, wanted, prefix=mode == "prefix", needles=needles, width=SNIPPET_CHARS)
-    cite = inner or clause
-    return Hit(path=path, title=title, doc_id=doc_id, clause=clause, snippet=body[a:b], score=round(score, 4),
-               pages=json.loads(pages), edition=json.loads(edition), snippet_clause=cite)  # fmt: skip
+    table = [(str(c[0]), int(c[1]), int(c[2])) for c in s.clauses]
+    a, b, inner = best_snippet(s.text, table, wanted, prefix=mode == "prefix", needles=needles, width=SNIPPET_CHARS)
+    return Hit(path=s.path, title=s.title, doc_id=s.doc_id, clause=s.clause, snippet=s.text[a:b],
+               score=round(score, 4), pages=s.pages, edition=s.edition, snippet_clause=inner or s.clause)  # fmt: skip
+
+
+def _copy_label(a: dict[str, str]) -> str:
+    label = " ".join(p for p in (a["doc_id"], a["clause"]) if p)
+    return f"{label} ({a['status']}) {a['path']}" if a["status"] else f"{label} {a['path']}"
 
 
 def describe(result: SearchResult) -> str:
@@ -439,4 +356,10 @@ def describe(result: SearchResult) -> str:
     for n, h in enumerate(result.hits, start=1):
         where = " · ".join(p for p in (h.doc_id, h.snippet_clause or h.clause) if p)
         lines += [f"{n}. {h.title} [{where}] {h.path}", "   " + " ".join(h.snippet.split())]
+        copies = [a for a in h.also_in if a["kind"] == "copy"]
+        parts = [a for a in h.also_in if a["kind"] == "part"]
+        if copies:
+            lines.append("   also in: " + "; ".join(_copy_label(a) for a in copies))
+        if parts:
+            lines.append("   other parts: " + "; ".join(a["path"] for a in parts))
     return "\n".join(lines) + "\n"

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from functools import lru_cache
 
 from docshelf.law.clauses import blank_editorial
-from docshelf.text.analyzer import token_spans
+from docshelf.text.analyzer import WORD, token_spans
 from docshelf.text.normalize import Normalized, normalize
 
 Clause = tuple[str, int, int]  # (id, start, end) of the meta's clause table
@@ -79,15 +80,61 @@ def _concept_hits(
     """(original offset, concept index) of every word of the text that says one of the query's concepts."""
     keysets = [ks | {_REF.sub("", k) for k in ks} for ks in wanted]
     hits = []
-    for start, _end, tok in token_spans(norm.text):
-        for i, keyset in enumerate(keysets):
-            if keyset.intersection(tok.keys) or (prefix and any(k.startswith(w) for k in tok.keys for w in keyset)):
-                hits.append((norm.offsets[start], i))
+    for start, word in _candidate_words(norm.text, keysets):
+        for _s, _e, tok in token_spans(word):
+            for i, keyset in enumerate(keysets):
+                if keyset.intersection(tok.keys) or (prefix and any(k.startswith(w) for k in tok.keys for w in keyset)):
+                    hits.append((norm.offsets[start], i))
     for i, needle in enumerate(needles or []):
         at = norm.text.find(needle)
         if at >= 0:
             hits.append((norm.offsets[at], i))
     return hits
+
+
+# What a quick look folds before asking whether a segment may hold a key: case, ё, dashes, soft hyphens.
+_QUICK = str.maketrans(
+    {"ё": "е", "\u00ad": None, "\u200b": None, **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}}
+)
+
+
+def _segment_hits(
+    blanked: str, segments: list[tuple[int, int]], wanted: list[frozenset[str]], prefix: bool, needles: list[str] | None
+) -> list[tuple[int, int]]:
+    """:func:`_concept_hits` over the units and headings, normalizing only those a quick look finds a key in.
+
+    A long section is not normalized whole for a handful of query words.
+    """
+    starts = _starts(frozenset(k for ks in wanted for k in ks | {_REF.sub("", k) for k in ks} if k))
+    hits = []
+    for a, b in segments:
+        folded = blanked[a:b].casefold().translate(_QUICK)
+        if not ((starts is not None and starts.search(folded)) or any(n in folded for n in needles or ())):
+            continue
+        hits += [(a + pos, c) for pos, c in _concept_hits(normalize(blanked[a:b]), wanted, prefix, needles)]
+    return hits
+
+
+def _candidate_words(text: str, keysets: list[frozenset[str]]) -> list[tuple[int, str]]:
+    """Words of normalized ``text`` that begin like one of the keys (a stem is its word's beginning).
+
+    Only these are analysed: a long section is not tokenized whole for a handful of query words.
+    """
+    starts = _starts(frozenset(k for ks in keysets for k in ks if k))
+    if starts is None:
+        return []
+    out = []
+    for m in starts.finditer(text):
+        word = WORD.match(text, m.start())
+        if word:
+            out.append((m.start(), word.group()))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _starts(keys: frozenset[str]) -> re.Pattern[str] | None:
+    frags = sorted({re.escape(k).replace("_", "[-./_]") for k in keys}, key=len, reverse=True)
+    return re.compile(rf"(?<![^\W_])(?:{'|'.join(frags)})") if frags else None
 
 
 def innermost(clauses: list[Clause], a: int, b: int) -> Clause | None:
@@ -119,7 +166,7 @@ def best_snippet(
     headings = [a for a, _b in heading_spans]
     starts = [a for a, _b in units]
     in_unit: list[list[tuple[int, int]]] = [[] for _ in units]  # per unit: (offset, concept)
-    for pos, concept in _concept_hits(normalize(blanked), wanted, prefix, needles):
+    for pos, concept in _segment_hits(blanked, sorted(units + heading_spans), wanted, prefix, needles):
         k = bisect.bisect_right(starts, pos) - 1
         heading = bisect.bisect_right(headings, pos) - 1
         if heading >= 0 and headings[heading] > (starts[k] if k >= 0 else -1):

@@ -31,7 +31,7 @@ import itertools
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -83,15 +83,28 @@ class Synonyms:
 
     groups: tuple[tuple[Phrase, ...], ...]
 
+    @cached_property
+    def _order(self) -> dict[tuple[Phrase, int], int]:
+        members = ((p, g) for g, group in enumerate(self.groups) for p in group)
+        return {pg: n for n, pg in enumerate(sorted(members, key=lambda pg: -len(pg[0].content)))}
+
+    @cached_property
+    def _by_first_key(self) -> dict[str, list[tuple[Phrase, int]]]:
+        """Members by their first content key: a query looks only at members it could match."""
+        out: dict[str, list[tuple[Phrase, int]]] = {}
+        for pg in self._order:
+            out.setdefault(pg[0].content[0], []).append(pg)
+        return out
+
     def concepts(self, toks: list[Token]) -> list[Concept]:
         """The query's concepts: synonym groups it mentions, then each remaining word on its own."""
         toks = toks[: MAX_CONCEPTS * 2]
         owner: dict[int, int] = {}  # query token index -> concept index
         found: list[tuple[list[int], set[tuple[str, ...]]]] = []
-        members = sorted(
-            ((p, g) for g, group in enumerate(self.groups) for p in group), key=lambda pg: -len(pg[0].content)
-        )
-        for phrase, g in members:
+        said = {a for t in toks for a in t.alts}
+        members = [pg for key in said for pg in self._by_first_key.get(key, ())]
+        # Longest members first (a longer match wins an overlap); the dictionary's order on a tie.
+        for phrase, g in sorted(members, key=lambda pg: (-len(pg[0].content), self._order[pg])):
             where = _locate(phrase.content, toks)
             if where is None:
                 continue
