@@ -18,6 +18,7 @@ import click
 from docshelf.build.pipeline import DocOptions
 from docshelf.cliopts import SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
+from docshelf.cliprogress import progress
 from docshelf.errors import DocShelfError
 from docshelf.law import editions
 from docshelf.results import QuoteReport
@@ -126,7 +127,9 @@ def add(
     )
     if update and not doc_id:
         raise click.UsageError("--update needs --id: the id of the document this file is a new edition of")
-    docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit, update=update)
+    with progress() as say:
+        docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit, update=update,
+                         progress=say)  # fmt: skip
     if as_json:
         rows = [{"id": d.id, "entry": d.entry_path, "sections": len(d.meta["sections"]),
                  "quality": d.meta.get("quality", {})} for d in docs]  # fmt: skip
@@ -152,7 +155,8 @@ def _echo_quality(notes: Iterable[tuple[str, str]]) -> None:
 def rebuild(shelf_dir: Path | None, no_commit: bool, as_json: bool) -> None:
     """Regenerate all sections and indexes from sources/ (idempotent)."""
     root = _shelf(shelf_dir)
-    changed = shelf.rebuild(root, commit=not no_commit)
+    with progress() as say:
+        changed = shelf.rebuild(root, commit=not no_commit, progress=say)
     notes = check_mod.quality_notes(root)
     if as_json:
         quality = [{"id": doc_id, "warning": w} for doc_id, w in notes]

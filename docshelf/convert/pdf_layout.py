@@ -53,7 +53,7 @@ def convert_pdf_layout(data: bytes, *, name: str) -> Converted:
         import pymupdf4llm
     except ImportError as exc:
         raise MissingDependencyError(
-            f"{name}: \"pdf_engine\": \"layout\" needs the layout engine. Install it with "
+            f'{name}: "pdf_engine": "layout" needs the layout engine. Install it with '
             "`pip install 'docshelf[layout]'`, or remove pdf_engine from .docshelf.json to use the default engine.",
             source=name,
         ) from exc
