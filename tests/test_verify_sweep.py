@@ -292,6 +292,8 @@ def sweep(root: Path, n: int, *, seed: int = SEED) -> Report:
             quote = altered[kind]
             if normalize_text(quote) in texts[s.doc_id]:
                 continue  # the altered sentence is in the document too (a repeated phrase): ok could be right
+            if "..." in quote or "…" in quote:
+                continue  # «…» asks for fragments in order (RFC 793 figure lines «6. ... <SEQ=Z>»): ok could be right
             report.altered[kind] += 1
             verdict, _message = _check(report, root, commit, quote, ref)
             if verdict == "ok":

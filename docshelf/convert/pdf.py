@@ -309,14 +309,17 @@ def _page_blocks(
     body = [ln for ln in lines if not ln.margin]
     for ln in top:
         yield _block([ln], body_size, vocab)
-    pending = sorted(found, key=lambda t: t.bbox[1])
-    left = _left_margin(body)
-    for para in _paragraphs(body, left, body_size):
-        while pending and pending[0].bbox[1] < para.lines[0].y0:
-            yield pending.pop(0).block
+    paras = list(_paragraphs(body, _left_margin(body), body_size))
+    # A table goes after the last paragraph above it in reading order (the content stream may
+    # start with a footer drawn first, so «the first paragraph below it» would put it first).
+    after: dict[int, list[tables.PageTable]] = {}
+    for t in sorted(found, key=lambda t: t.bbox[1]):
+        above = [n for n, p in enumerate(paras) if p.lines[0].y0 < t.bbox[1]]
+        after.setdefault(max(above, default=-1), []).append(t)
+    yield from (t.block for t in after.get(-1, []))
+    for n, para in enumerate(paras):
         yield _block(para.lines, body_size, vocab)
-    for t in pending:
-        yield t.block
+        yield from (t.block for t in after.get(n, []))
     for ln in bottom:
         yield _block([ln], body_size, vocab)
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from docshelf.convert.bands import find_band_tables
 from docshelf.convert.grid import find_grids
 from docshelf.model import Block
 
@@ -52,10 +53,9 @@ def _cell_text(words: list[tuple[Any, ...]], box: tuple[float, float, float, flo
 
 
 def find_tables(page: object) -> list[PageTable]:
-    """Ruled tables of one PDF page as table blocks, with their bounding boxes."""
+    """Tables of one PDF page as table blocks, with their bounding boxes: ruled grids, and tables
+    ruled only under their header row (``bands``)."""
     grids = find_grids(page)
-    if not grids:
-        return []
     pno = page.number + 1  # type: ignore[attr-defined]
     words = page.get_text("words")  # type: ignore[attr-defined]
     found = []
@@ -65,4 +65,6 @@ def find_tables(page: object) -> list[PageTable]:
         if len(rows) < 2:
             continue
         found.append(PageTable(grid.bbox, Block(text=markdown_table(rows), page=pno, kind="table")))
-    return found
+    for band in find_band_tables(page, words, [t.bbox for t in found]):
+        found.append(PageTable(band.bbox, Block(text=markdown_table(band.rows), page=pno, kind="table")))
+    return sorted(found, key=lambda t: t.bbox[1])

@@ -66,10 +66,12 @@ def section_clauses(
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
             close(1, start)
             for row in re.finditer(r"[^\n]+", text):
+                a = start + row.start()
                 if code := g.MEASURE_ROW.match(row.group(0)):
                     parent = next((cid for d, cid, _ in reversed(stack) if d < 1), base)
-                    a = start + row.start()
                     closed.append(Clause(_join(parent, code.group(1), kind), a, start + row.end()))
+                elif (requirement := g.REQUIREMENT_ROW.match(row.group(0))) and g.REQUIREMENT_HEADER.match(text):
+                    closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
             continue
         else:
             found = _clause_of(text, kind)

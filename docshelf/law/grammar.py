@@ -87,6 +87,9 @@ LETTER_ITEM = re.compile(r"^([а-яё])\)\s")  # «а)» sub-item
 PART_NUMBER = re.compile(rf"^({DECIMAL})[.)]\s")  # either: the numbers a split piece covers
 TOP_PART = re.compile(r"^\d+\.\s")  # «3.» but not «3.1.»: where a long article may be cut
 MEASURE_ROW = re.compile(r"^\|\s*([A-ZА-Я]{2,5}\.\d+)\b")  # «| УПД.1 | …» a row of an annex measure table
+# «| 2.1.1 | Verify that … | ✓ | ✓ | ✓ | 521 |» or «| V2.1.1 | …»: a row of an OWASP ASVS requirement table.
+REQUIREMENT_ROW = re.compile(r"^\|\s*V?(\d{1,2}\.\d{1,2}\.\d{1,2})\s*\|")
+REQUIREMENT_HEADER = re.compile(r"^\|\s*(?:#|№|ID)\s*\|")  # only such a table's rows are requirements
 
 # Where a new paragraph starts inside hard-wrapped text: numbered clauses and items, lettered items,
 # Roman section numbers, bullets, and the Russian structural words (also letter-spaced, as in
@@ -157,6 +160,11 @@ def annex_id(number: str | None) -> str:
 
 def section_id(number: str) -> str:
     return f"{SECTION}{number}"
+
+
+def requirement_id(number: str) -> str:
+    """An ASVS requirement as it is cited: «V2.1.1» (the tables print «2.1.1» under the chapter «V2»)."""
+    return f"V{number.removeprefix('V')}"
 
 
 def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
