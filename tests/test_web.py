@@ -5,13 +5,17 @@ from __future__ import annotations
 import html
 import json
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+import httpx2
 import pytest
 from click.testing import CliRunner
-from server_support import doc_path, read_lines
+from server_support import child_env, doc_path, free_port, read_lines
 from starlette.testclient import TestClient
 from web_support import NEW_WORD, OLD_WORD, QUOTE_BAD, QUOTE_OK, REF, build, make_calls, new_edition
 
@@ -318,3 +322,44 @@ def test_host_and_origin_are_checked(desk: Desk, tokens: dict[str, Any]) -> None
 def test_web_refuses_unsafe_settings(desk: Desk, args: list[str], words: str) -> None:
     result = CliRunner().invoke(web, ["--shelf", str(desk.root), *args])
     assert isinstance(result.exception, ServeError) and words in str(result.exception)
+
+
+def test_the_web_command_serves_the_desk(desk: Desk, tmp_path: Path) -> None:
+    """`docshelf web` as an operator runs it: a real process on loopback, the default audit log of the shelf."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "docshelf",
+            "web",
+            "--shelf",
+            str(desk.root),
+            "--audit-log",
+            str(desk.log),
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        env=child_env(),
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            try:
+                page = httpx2.get(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except httpx2.TransportError:
+                assert time.monotonic() < deadline, "docshelf web did not start"
+                time.sleep(0.1)
+        assert page.status_code == 200 and call_ids(page.text) == [r["id"] for r in reversed(desk.records)]
+        evil = httpx2.get(f"http://127.0.0.1:{port}/", headers={"Host": "evil.example"}, timeout=2)
+        assert evil.status_code == 421
+    finally:
+        proc.terminate()
+        _out, err = proc.communicate(timeout=20)
+    assert f"http://127.0.0.1:{port}/" in err

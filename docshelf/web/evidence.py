@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,10 @@ def as_dict(meta: Any) -> dict[str, Any]:
     return dict(meta)
 
 
-def metas(root: Path, commit: str) -> list[dict[str, Any]]:
-    return [as_dict(m) for m in reader.metas_at(root, commit)]
+@lru_cache(maxsize=16)
+def metas(root: Path, commit: str) -> tuple[dict[str, Any], ...]:
+    """The document metas of a commit as JSON objects (commits never change; callers must not modify them)."""
+    return tuple(as_dict(m) for m in reader.metas_at(root, commit))
 
 
 def call_date(record: dict[str, Any]) -> date:
