@@ -46,7 +46,6 @@ class ConnectionGuard:
     on_refusal: Refusal = _ignore
     waiting: OrderedDict[GuardedH11Protocol, None] = field(default_factory=OrderedDict)
     by_client: Counter[str] = field(default_factory=Counter)
-    refused: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         if self.header_timeout <= 0 or self.per_client < 1 or self.total < 1:
@@ -73,7 +72,6 @@ class ConnectionGuard:
     def refuse(self, conn: GuardedH11Protocol, reason: str) -> None:
         """Close a waiting connection and report why."""
         self.stop_waiting(conn)
-        self.refused[reason] += 1
         conn.close_waiting()
         self.on_refusal(conn.client, reason)
 
