@@ -36,6 +36,7 @@ def _heading_kind(line: str) -> tuple[str, str] | None:
         ("Appendix A References", "appendix", "A", "Appendix A"),
         ("Appendix F.1. Multiple Networks Per Message", "subappendix", "F.1", "§F.1"),
         ("Приложение А (обязательное)", "prilozhenie", "А", "прил. А"),
+        ("AC-2 ACCOUNT MANAGEMENT", "control", "AC-2", "AC-2"),
         ("ПРИЛОЖЕНИЕ Б", "prilozhenie", "Б", "прил. Б"),
         ("IV. Порядок", "roman", "IV", "разд. IV"),
         ("4.2.1 Message Header", "num", "4.2.1", "п. 4.2.1"),

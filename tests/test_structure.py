@@ -157,7 +157,7 @@ def test_the_documents_own_contents_decide_the_headings() -> None:
     assert [(h.text, clause_id(h, english=True), h.level) for h in hs] == [
         ("1 Purpose", "§1", 1),  # the number on its own line joined to its title
         ("2 Requirements", "§2", 1),
-        ("General Requirements", "§2.1", 2),  # verbatim text, the number from the contents
+        ("2.1 General Requirements", "§2.1", 2),  # the number from the contents, the title as printed
         ("2.2 Identity Resolution", "§2.2", 2),
     ]
     assert "3. Verification" in [b.text for b in blocks]  # a list item, not a heading

@@ -79,9 +79,14 @@ def fallback_parts(sections: Sequence[Shelved]) -> int:
 
 
 def false_headings(sections: Sequence[Shelved]) -> list[str]:
-    """Clause ids that head two separate runs of sections: a list item that took a chapter's id."""
-    runs = [s.clause for n, s in enumerate(sections) if s.clause and (n == 0 or sections[n - 1].clause != s.clause)]
-    return [c for c, n in Counter(runs).items() if n > 1]
+    """Clause ids that head two separate runs of sections under the same parents: a list item that
+    took a chapter's id. (The same control under two appendices is the document's own repetition.)"""
+    runs = [
+        (s.groups, s.clause)
+        for n, s in enumerate(sections)
+        if s.clause and (n == 0 or sections[n - 1].clause != s.clause)
+    ]
+    return list(dict.fromkeys(c for (groups, c), n in Counter(runs).items() if n > 1))
 
 
 def heading_gaps(headings: Sequence[Heading]) -> list[str]:

@@ -243,9 +243,18 @@ def _levelled(blocks: tuple[Block, ...], candidates: dict[int, tuple[str, int, s
     ranks = sorted({rank for _, rank, _ in candidates.values()})
     level_of = {rank: min(i + 1, 6) for i, rank in enumerate(ranks)}
     return [
-        Heading(i, kind, number, level_of[rank], plain(blocks[i].text))
+        Heading(i, kind, number, level_of[rank], _numbered_text(kind, number, plain(blocks[i].text)))
         for i, (kind, rank, number) in sorted(candidates.items())
     ]
+
+
+def _numbered_text(kind: str, number: str, text: str) -> str:
+    """A numbered heading whose number is missing from the text layer gets it back from the document's
+    own contents («General Requirements» listed as «2.1 General Requirements»): the reader and the
+    clause table see the number the document gives it."""
+    if kind == "num" and number and not text.startswith(number):
+        return f"{number} {text}"
+    return text
 
 
 def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: str) -> str:

@@ -16,6 +16,7 @@ from docshelf.law.grammar import blank_editorial
 
 _PARA = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown paragraph: lines up to a blank line
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
+_CONTROL_DEPTH = 8  # below any numbered section («§3.1» is depth 2)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def section_clauses(
                     closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
             continue
         else:
-            found = _clause_of(text, kind)
+            found = _clause_of(text, kind) or _enhancement(text, stack)
             if found is None:
                 if not g.is_editorial(text):
                     owner = (stack[-1][1], stack[-1][2]) if stack else (base, -1)
@@ -123,6 +124,8 @@ def _heading_clause(text: str, kind: str) -> tuple[int, str] | None:
         return 0, g.article_id(m.group(1))
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
+    if m := g.HEADING["control"].heading.match(text):
+        return _CONTROL_DEPTH, m.group(1)  # under the section it sits in; the next section heading closes it
     if m := g.SECTION_HEADING.match(text):
         number = m.group(1)
         label = g.section_id(number) if kind == "rfc" else g.point_id(number)
@@ -130,8 +133,16 @@ def _heading_clause(text: str, kind: str) -> tuple[int, str] | None:
     return None
 
 
+def _enhancement(text: str, stack: list[tuple[int, str, int]]) -> tuple[int, str] | None:
+    """«(1) …» under an open control heading: the control's enhancement («AC-2(1)»)."""
+    control = next((cid for d, cid, _ in stack if d == _CONTROL_DEPTH and g.CONTROL_ID.match(cid)), "")
+    if control and (m := g.CONTROL_ENHANCEMENT.match(text)):
+        return _CONTROL_DEPTH + 1, g.enhancement_id(control, m.group(1))
+    return None
+
+
 def _join(parent: str, label: str, kind: str) -> str:
-    if kind == "rfc" or g.is_section(label):
+    if kind == "rfc" or g.is_section(label) or "(" in label:
         return label
     point = g.point_id("")
     if kind == "order" and label.startswith(point) and (at := parent.find(point)) >= 0:

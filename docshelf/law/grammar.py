@@ -64,6 +64,8 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S"), "разд."),
     HeadingKind("statya", 40, re.compile(rf"^(?:{_spaced('Статья')}|СТАТЬЯ)\s+({ARTICLE_NUMBER})(?=\.|\s|$)"), "ст."),
     HeadingKind("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w"), "п."),
+    # A NIST security control: its id and its title in capitals («AC-2 ACCOUNT MANAGEMENT»), cited «AC-2».
+    HeadingKind("control", 58, re.compile(r"^([A-Z]{2}-\d{1,2})\s+[A-Z][A-Z ,&/()-]{3,80}$"), ""),
 )
 HEADING = {k.name: k for k in HEADINGS}
 
@@ -88,6 +90,9 @@ PART_NUMBER = re.compile(rf"^({DECIMAL})[.)]\s")  # either: the numbers a split 
 TOP_PART = re.compile(r"^\d+\.\s")  # «3.» but not «3.1.»: where a long article may be cut
 MEASURE_ROW = re.compile(r"^\|\s*([A-ZА-Я]{2,5}\.\d+)\b")  # «| УПД.1 | …» a row of an annex measure table
 # «| 2.1.1 | Verify that … | ✓ | ✓ | ✓ | 521 |» or «| V2.1.1 | …»: a row of an OWASP ASVS requirement table.
+# «(1) The organization employs …» under a control heading: the control's enhancement «AC-2(1)».
+CONTROL_ENHANCEMENT = re.compile(r"^\((\d{1,2})\)\s")
+CONTROL_ID = re.compile(r"^[A-Z]{2}-\d{1,2}$")
 REQUIREMENT_ROW = re.compile(r"^\|\s*V?(\d{1,2}\.\d{1,2}\.\d{1,2})\s*\|")
 REQUIREMENT_HEADER = re.compile(r"^\|\s*(?:#|№|ID)\s*\|")  # only such a table's rows are requirements
 
@@ -102,7 +107,7 @@ WRAPPED_PARAGRAPH_START = re.compile(
 )
 # The same for lines of a PDF page (where «-» and «•» also open list items).
 PDF_PARAGRAPH_START = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)]\s|[а-яa-z]\)\s|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
+    r"^(?:\d+(?:\.\d+)*[.)]\s|[а-яa-z]\)\s|\(\d{1,2}\)\s|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
     r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
 )
 # A numbered section title on its own line (RFC and standard layouts), and one run into its text.
@@ -162,6 +167,10 @@ def section_id(number: str) -> str:
     return f"{SECTION}{number}"
 
 
+def enhancement_id(control: str, number: str) -> str:
+    return f"{control}({number})"
+
+
 def requirement_id(number: str) -> str:
     """An ASVS requirement as it is cited: «V2.1.1» (the tables print «2.1.1» under the chapter «V2»)."""
     return f"V{number.removeprefix('V')}"
@@ -173,6 +182,8 @@ def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
         return ""
     if (kind == "num" and english) or kind == "subappendix":
         return section_id(number)
+    if kind == "control":
+        return number
     prefix = HEADING[kind].prefix if kind in HEADING else ""
     return f"{prefix} {number}".strip() if prefix else ""
 
