@@ -9,6 +9,7 @@ for another test.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -48,9 +49,35 @@ print(json.dumps({"sections": len(doc.meta["sections"]), "heavy": heavy, "networ
 """
 
 
+# Loaded by every child Python (sitecustomize): writes each name lookup or connection that is not
+# to this machine, from any thread, to the file $NET_LOG.
+NETWATCH = """
+import json, os, sys
+LOCAL = {None, "", "localhost", "127.0.0.1", "::1", b"localhost", b"127.0.0.1"}
+def hook(event, args):
+    if event in ("socket.getaddrinfo", "socket.gethostbyname"):
+        host = args[0]
+    elif event == "socket.connect":
+        host = args[1][0] if isinstance(args[1], tuple) else None  # a Unix socket path stays local
+    else:
+        return
+    if host not in LOCAL:
+        with open(os.environ["NET_LOG"], "a", encoding="utf-8") as log:
+            log.write(json.dumps([event, repr(host), sys.argv[:3]]) + "\\n")
+sys.addaudithook(hook)
+"""
+
+
 def empty_home_env(home: Path) -> dict[str, str]:
-    """The child's environment: HOME and every XDG base directory inside one empty folder."""
-    env = child_env(HOME=str(home), USERPROFILE=str(home))
+    """The child's environment: HOME and every XDG base directory inside one empty folder, network watched.
+
+    The watch (``NETWATCH``) lives beside HOME, never in it; its log is ``<home>.net.log``.
+    """
+    watch = home.parent / f"{home.name}.netwatch"
+    watch.mkdir(exist_ok=True)
+    (watch / "sitecustomize.py").write_text(NETWATCH, encoding="utf-8")
+    env = child_env(HOME=str(home), USERPROFILE=str(home), NET_LOG=str(net_log(home)))
+    env["PYTHONPATH"] = str(watch) + os.pathsep + env["PYTHONPATH"]
     for name, sub in (("XDG_CACHE_HOME", ".cache"), ("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"),
                       ("XDG_STATE_HOME", ".local/state"), ("XDG_RUNTIME_DIR", "run")):  # fmt: skip
         env[name] = str(home / sub)
@@ -70,6 +97,10 @@ def docshelf(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str
     )
     assert proc.returncode == 0, proc.stderr
     return proc
+
+
+def net_log(home: Path) -> Path:
+    return home.parent / f"{home.name}.net.log"
 
 
 def contents(home: Path) -> list[str]:
@@ -121,7 +152,7 @@ def served(shelf_dir: Path, home: Path) -> Iterator[int]:
             proc.stderr.close()
 
 
-def test_add_search_and_serve_write_nothing_outside_the_shelf(shelf_dir: Path, home: Path, served: int) -> None:
+def test_add_search_and_serve_write_and_look_up_nothing_outside(shelf_dir: Path, home: Path, served: int) -> None:
     env = empty_home_env(home)
     hits = json.loads(docshelf(env, "search", "тестовые данные", "--shelf", str(shelf_dir), "--json").stdout)
     assert hits["hits"], hits
@@ -130,6 +161,7 @@ def test_add_search_and_serve_write_nothing_outside_the_shelf(shelf_dir: Path, h
     assert answer.status_code == 200, answer.text
     assert answer.json()["result"]["structuredContent"]["commit"] == hits["commit"]
     assert contents(home) == []
+    assert not net_log(home).exists(), net_log(home).read_text(encoding="utf-8")
 
 
 def test_import_and_conversion_load_no_ml_runtime_and_look_nothing_up(tmp_path: Path) -> None:
