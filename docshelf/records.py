@@ -13,27 +13,32 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
-_SECTION_KEYS = ("path", "title", "clause", "part", "groups", "pages", "bytes", "tokens", "clauses", "gist")
-_DOC_KEYS = (
-    "id",
-    "title",
-    "category",
-    "entry",
-    "source",
-    "converter",
-    "pages",
-    "language",
-    "options",
-    "edition",
-    "sections",
-    "expected_clauses",
-    "warnings",
+_SECTION_KEYS = frozenset(("path", "title", "clause", "part", "groups", "pages", "bytes", "tokens", "clauses", "gist"))
+_DOC_KEYS = frozenset(
+    (
+        "id",
+        "title",
+        "category",
+        "entry",
+        "source",
+        "converter",
+        "pages",
+        "language",
+        "options",
+        "edition",
+        "sections",
+        "expected_clauses",
+        "warnings",
+    )
 )
 
 
-def _extra(raw: Mapping[str, Any], known: Sequence[str]) -> dict[str, Any]:
+def _extra(raw: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    if raw.keys() <= known:  # the usual case, checked without building a dict
+        return {}
     return {k: v for k, v in raw.items() if k not in known}
 
 
@@ -41,9 +46,11 @@ def _copy(value: Any) -> Any:
     return dict(value) if isinstance(value, Mapping) else value
 
 
-@dataclass(frozen=True)
-class Clause:
-    """One addressable clause of a section: its id («ст. 19 ч. 2») and its character span in the text."""
+class Clause(NamedTuple):
+    """One addressable clause of a section: its id («ст. 19 ч. 2») and its character span in the text.
+
+    A named tuple, not a dataclass: a large shelf holds hundreds of thousands, read on every write.
+    """
 
     id: str
     start: int
@@ -51,8 +58,7 @@ class Clause:
 
     @classmethod
     def from_json(cls, raw: Sequence[Any]) -> Clause:
-        label, start, end = raw
-        return cls(str(label), int(start), int(end))
+        return cls._make(raw)
 
     def to_json(self) -> list[Any]:
         return [self.id, self.start, self.end]
@@ -82,10 +88,10 @@ class SectionMeta:
             clause=str(raw.get("clause", "")),
             part=str(raw.get("part", "")),
             groups=tuple(raw.get("groups", ())),
-            pages=tuple(int(p) for p in raw.get("pages", ())),
+            pages=tuple(raw.get("pages", ())),
             bytes=int(raw.get("bytes", 0)),
             tokens=int(raw.get("tokens", 0)),
-            clauses=tuple(Clause.from_json(c) for c in raw.get("clauses", ())),
+            clauses=tuple(map(Clause._make, raw.get("clauses", ()))),
             gist=str(raw.get("gist", "")),
             extra=_extra(raw, _SECTION_KEYS),
         )
@@ -133,6 +139,9 @@ class DocMeta:
     ``edition`` stays the JSON as stored, a mapping of ISO dates and ids (see ``docshelf.law.editions``):
     it is edited by hand in meta files, so it may be malformed, and the editions module is the one
     place that interprets it (a malformed one reads as status ``unknown`` and ``check`` reports it).
+
+    ``sections`` are read from ``section_data`` (the stored JSON objects, or records) when first
+    used: a write reads every meta of the shelf for its root index, which needs only their sizes.
     """
 
     id: str
@@ -145,7 +154,7 @@ class DocMeta:
     language: str = "ru"
     options: Mapping[str, Any] = field(default_factory=dict)
     edition: Any = field(default_factory=dict)  # a JSON object when well formed; see the class docstring
-    sections: tuple[SectionMeta, ...] = ()
+    section_data: tuple[Mapping[str, Any] | SectionMeta, ...] = field(default=(), repr=False)
     expected_clauses: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -163,7 +172,7 @@ class DocMeta:
             language=str(raw.get("language") or "ru"),
             options=dict(raw.get("options") or {}),
             edition=_copy(raw.get("edition") or {}),
-            sections=tuple(SectionMeta.from_json(s) for s in raw.get("sections", ())),
+            section_data=tuple(raw.get("sections", ())),
             expected_clauses=tuple(raw.get("expected_clauses", ())),
             warnings=tuple(raw.get("warnings", ())),
             extra=_extra(raw, _DOC_KEYS),
@@ -191,7 +200,7 @@ class DocMeta:
             "language": self.language,
             "options": dict(self.options),
             "edition": _copy(self.edition),
-            "sections": [s.to_json() for s in self.sections],
+            "sections": [s.to_json() if isinstance(s, SectionMeta) else dict(s) for s in self.section_data],
             "expected_clauses": list(self.expected_clauses),
             "warnings": list(self.warnings),
         }
@@ -200,6 +209,21 @@ class DocMeta:
     def dumps(self) -> str:
         """The text of the meta file, exactly as the build writes it."""
         return json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+
+    @cached_property
+    def sections(self) -> tuple[SectionMeta, ...]:
+        return tuple(s if isinstance(s, SectionMeta) else SectionMeta.from_json(s) for s in self.section_data)
+
+    @cached_property
+    def size(self) -> tuple[int, int]:
+        """(tokens, bytes) of all its sections, summed without reading the sections' clause tables."""
+        tokens = size = 0
+        for s in self.section_data:
+            if isinstance(s, SectionMeta):
+                tokens, size = tokens + s.tokens, size + s.bytes
+            else:
+                tokens, size = tokens + int(s.get("tokens", 0)), size + int(s.get("bytes", 0))
+        return tokens, size
 
     @property
     def english(self) -> bool:

@@ -90,8 +90,7 @@ def make_small_shelf(root: Path) -> Path:
 
 def doc_path(root: Path) -> str:
     """The path of the small shelf's one document."""
-    entry: str = shelf.metas(root)[0]["entry"]
-    return entry
+    return shelf.metas(root)[0].entry
 
 
 def make_version(root: Path, version: str) -> str:

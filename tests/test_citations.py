@@ -160,7 +160,7 @@ def test_a_label_used_in_scattered_sections_is_ambiguous() -> None:
     from docshelf.text.citations import Target
 
     sections = [("a.md", "§1"), ("b.md", "§4.1"), ("c.md", "§4.2"), ("d.md", "§4.2")]
-    meta = DocMeta("NIST SP 800-00", "", sections=tuple(SectionMeta(p, "", clause=c) for p, c in sections))
+    meta = DocMeta("NIST SP 800-00", "", section_data=tuple(SectionMeta(p, "", clause=c) for p, c in sections))
     scattered = [Target("x", "a.md", "§1", 0, 5), Target("x", "c.md", "§1", 0, 5)]
     assert "ambiguous" in _ambiguity(meta, scattered)
     pieces = [Target("x", "c.md", "§4.2", 0, 5), Target("x", "d.md", "§4.2", 0, 5)]  # one split section

@@ -63,7 +63,7 @@ def test_new_edition_replaces_sections_and_keeps_history(tmp_path: Path) -> None
     res = run("add", str(second), "--shelf", str(root), "--id", "77-ФЗ", "--update", "--valid-from", "2025-01-01")
     assert res.returncode == 0, res.stderr
     metas = shelf.metas(root)
-    assert [m["id"] for m in metas] == ["77-ФЗ"] and metas[0]["edition"]["valid_from"] == "2025-01-01"
+    assert [m.id for m in metas] == ["77-ФЗ"] and metas[0].edition["valid_from"] == "2025-01-01"
     assert not (root / "sources" / "law-2024.md").exists()  # the old source lives on in Git history
     assert check.check(root) == []
     changes = json.loads(run("history", "77-ФЗ", "--shelf", str(root), "--json").stdout)["changes"]
@@ -96,7 +96,7 @@ def test_replaced_by_an_external_act(tmp_path: Path, regulation_pdf: Path) -> No
         DocOptions(source="", category="laws", id="999-ФЗ", edition=ed),
         progress=lambda _m: None,
     )
-    section = next(s["path"] for s in shelf.metas(root)[0]["sections"] if s["clause"] == "ст. 7")
+    section = next(s.path for s in shelf.metas(root)[0].sections if s.clause == "ст. 7")
     from datetime import date
 
     late = reader.fetch(root, section, as_of=date(2026, 11, 30))
@@ -124,8 +124,8 @@ def test_water_codes_repealed_and_current(tmp_path: Path) -> None:
     res = run("add", str(old), "--shelf", str(root), "--id", "ВК РФ 1995", "--valid-to", "2007-01-01",
               "--replaced-by", "ВК РФ")  # fmt: skip
     assert res.returncode == 0, res.stderr
-    meta = next(m for m in shelf.metas(root) if m["id"] == "ВК РФ 1995")
-    section = next(s["path"] for s in meta["sections"] if s["clause"] == "ст. 1")
+    meta = next(m for m in shelf.metas(root) if m.id == "ВК РФ 1995")
+    section = next(s.path for s in meta.sections if s.clause == "ст. 1")
     fetched = json.loads(run("fetch", section, "--shelf", str(root), "--json").stdout)
     assert fetched["status"]["code"] == "replaced" and "ВК РФ" in fetched["warning"]
     in_1999 = json.loads(run("fetch", section, "--shelf", str(root), "--as-of", "1999-06-01", "--json").stdout)
@@ -144,4 +144,4 @@ def test_dates_are_normalized(tmp_path: Path, regulation_pdf: Path, flag: str) -
     run("init", str(root))
     assert run("add", str(regulation_pdf), "--shelf", str(root), flag, "01.02.2024").returncode == 0
     key = flag[2:].replace("-", "_")
-    assert shelf.metas(root)[0]["edition"][key] == "2024-02-01"
+    assert shelf.metas(root)[0].edition[key] == "2024-02-01"

@@ -47,7 +47,7 @@ def law(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def paths(law: Path) -> dict[str, str]:
     """Article number -> section path."""
     meta = shelf.metas(law)[0]
-    return {s["clause"].removeprefix("ст. "): s["path"] for s in meta["sections"] if s["clause"]}
+    return {s.clause.removeprefix("ст. "): s.path for s in meta.sections if s.clause}
 
 
 def scripted(answers: dict[str, Ranking]) -> Engine:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,9 @@ def test_a_meta_reads_into_typed_fields() -> None:
 
 def test_the_json_round_trips_key_for_key_and_keeps_unknown_keys_last() -> None:
     assert DocMeta.from_json(META).to_json() == META
+    assert SectionMeta.from_json(SECTION).to_json() == SECTION
+    typed = DocMeta.from_json(META)
+    assert replace(typed, section_data=typed.sections).to_json() == META  # records write what they read
     newer = {**META, "quality": {"contents_found": 0.97}, "sections": [{**SECTION, "anchor": "x"}]}
     again = DocMeta.from_json(newer).to_json()
     assert again == newer and list(again)[-1] == "quality" and list(again["sections"][0])[-1] == "anchor"
@@ -77,7 +81,9 @@ def test_a_section_without_optional_fields_reads_with_defaults() -> None:
 @pytest.mark.parametrize("meta_file", sorted((REPO / "docs").rglob("*.meta.json")), ids=lambda p: p.name)
 def test_the_projects_own_metas_are_byte_identical_after_a_round_trip(meta_file: Path) -> None:
     text = meta_file.read_text(encoding="utf-8")
-    assert DocMeta.loads(text).dumps() == text
+    meta = DocMeta.loads(text)
+    assert meta.dumps() == text
+    assert replace(meta, section_data=meta.sections).dumps() == text
 
 
 def test_every_corpus_meta_is_byte_identical_after_a_round_trip(corpus_shelf: Path) -> None:
@@ -86,4 +92,7 @@ def test_every_corpus_meta_is_byte_identical_after_a_round_trip(corpus_shelf: Pa
     for meta_file in files:
         text = meta_file.read_text(encoding="utf-8")
         assert DocMeta.loads(text).dumps() == text, meta_file.name
-        assert json.loads(text) == DocMeta.loads(text).to_json()
+        raw = json.loads(text)
+        meta = DocMeta.from_json(raw)
+        assert [s.to_json() for s in meta.sections] == raw["sections"], meta_file.name
+        assert meta.size == (sum(s.tokens for s in meta.sections), sum(s.bytes for s in meta.sections))

@@ -106,7 +106,7 @@ def test_a_split_article_prints_its_title_once_and_its_pieces_under_it() -> None
         _piece(2, f"{title} (ч. 1–8)", "ч. 1: Граждане (физические лица)… · ч. 2: Гражданин имеет право…"),
         _piece(3, f"{title} (ч. 9–10)", "ч. 9: Установление платы…"),
     )
-    meta = replace(_meta(0, 0), sections=sections)
+    meta = replace(_meta(0, 0), section_data=sections)
     lines = toc.render_subindex(meta).splitlines()
     assert lines[4:] == [
         "- [Статья 7. Общедоступная информация](/docs/laws/doc/001.md): ст. 7 · p. 1 · ~600 tok, 2.0 KB"
@@ -122,7 +122,7 @@ def test_a_split_article_prints_its_title_once_and_its_pieces_under_it() -> None
 def test_gists_shrink_to_the_page_budget_at_a_part_boundary() -> None:
     gist = " · ".join(f"п. {i}: Слово{i} слово слово…" for i in range(1, 6))  # 24 characters a part
     sections = tuple(_piece(i, f"Пункт {i}", gist, clause=f"п. {i}") for i in range(1, 60))
-    text = toc.render_subindex(replace(_meta(0, 0), sections=sections))
+    text = toc.render_subindex(replace(_meta(0, 0), section_data=sections))
     entry = next(ln for ln in text.splitlines() if "(/docs/laws/doc/001.md)" in ln)
     shown = entry.split(" — ", 1)[1]
     assert toc.GIST_PAGE_CHARS // 59 == 81  # each of 59 entries gets 81 characters: three parts fit, not four

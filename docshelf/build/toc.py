@@ -190,9 +190,9 @@ def render_subindex(meta: DocMeta) -> str:
 
 
 def _doc_line(m: DocMeta, absolute: bool) -> str:
-    tokens = sum(s.tokens for s in m.sections)
-    size = sum(s.bytes for s in m.sections)
-    facts = [m.id, f"{len(m.sections)} sections" if len(m.sections) > 1 else "", _size(tokens, size)]
+    tokens, size = m.size
+    count = len(m.section_data)
+    facts = [m.id, f"{count} sections" if count > 1 else "", _size(tokens, size)]
     if note := _edition_note(m):
         facts.append(note)
     return f"- [{m.title}]({link(m.entry) if absolute else m.entry}): " + " · ".join(f for f in facts if f)

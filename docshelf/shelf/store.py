@@ -11,7 +11,6 @@ is given, which writes the files into the working tree instead.
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +24,7 @@ from docshelf.build import toc
 from docshelf.build.pipeline import BuiltDoc, DocOptions, build_document, sha256
 from docshelf.errors import ConversionError, DocShelfError, DuplicateIdError, ShelfError
 from docshelf.law.editions import check_relations
+from docshelf.records import DocMeta
 from docshelf.shelf import gitrepo
 from docshelf.shelf.config import CONFIG_FILE, ShelfConfig, load
 
@@ -57,12 +57,9 @@ def init(root: Path, *, name: str | None = None) -> Path:
     return root
 
 
-def metas(root: Path) -> list[dict[str, Any]]:
-    """All document metas in the working tree, in a stable order."""
-    out = []
-    for path in sorted((root / "docs").rglob("*.meta.json")):
-        out.append(json.loads(path.read_text(encoding="utf-8")))
-    return out
+def metas(root: Path) -> list[DocMeta]:
+    """All document metas in the working tree, in a stable order (a write reads them once)."""
+    return [DocMeta.loads(path.read_bytes()) for path in sorted((root / "docs").rglob("*.meta.json"))]
 
 
 def _read_sources(paths: Sequence[Path]) -> list[tuple[Path, bytes]]:
@@ -103,14 +100,15 @@ def add(
         raise ShelfError("--id and --title name one document: add the files one at a time to use them.")
     with _writing(root, commit=commit, progress=progress):
         config = load(root)
-        existing = {m["id"]: m for m in metas(root)}
+        stage = Stage(root, metas(root))
+        existing = {m.id: m for m in stage.base}
         built: list[tuple[BuiltDoc, str, bytes]] = []
-        replaced: list[dict[str, Any]] = []
+        replaced: list[DocMeta] = []
         for n, (path, data) in enumerate(_read_sources(sources), start=1):
             progress(f"[{n}/{len(sources)}] converting {path.name} ({len(data) / 1024:.0f} KB)…")
             name = _source_name(root, path, data)
             old = existing.get(options.id) if update and options.id else None
-            opts = replace(options, source=name, category=options.category or (old["category"] if old else ""))
+            opts = replace(options, source=name, category=options.category or (old.category if old else ""))
             doc = build_document(data, opts, config)
             old = existing.get(doc.id) if update else None
             _refuse_duplicates(path, doc, existing, built, old)
@@ -120,13 +118,13 @@ def add(
             for warning in doc.meta["warnings"]:
                 progress(f"      warning: {warning}")
             built.append((doc, name, data))
-        others = [m for m in existing.values() if all(m["id"] != r["id"] for r in replaced)]
-        for _path, _kind, message in check_relations([*others, *(d.meta for d, _, _ in built)]):
+        gone = {r.id for r in replaced}
+        others = [m for m in existing.values() if m.id not in gone]
+        for _path, _kind, message in check_relations([*others, *(DocMeta.from_json(d.meta) for d, _, _ in built)]):
             progress(f"      warning: {message}")
-        stage = Stage(root)
         for old in replaced:
             _remove_doc(stage, old)
-            stage.remove(old["source"]["file"])  # kept in Git history
+            stage.remove(old.source.file)  # kept in Git history
         for doc, name, data in built:
             stage.write_bytes(f"sources/{name}", data)
             _write_doc(stage, doc)
@@ -138,14 +136,14 @@ def add(
 
 
 def _refuse_duplicates(
-    path: Path, doc: BuiltDoc, existing: dict[str, dict[str, Any]], built: list[Any], old: dict[str, Any] | None
+    path: Path, doc: BuiltDoc, existing: dict[str, DocMeta], built: list[Any], old: DocMeta | None
 ) -> None:
     if (doc.id in existing and old is None) or any(b.id == doc.id for b, _, _ in built):
         raise DuplicateIdError(
             f"{path.name}: a document with id {doc.id!r} is already on the shelf. Pass a different --id, "
             "or add it with --update to make this file the document's new edition."
         )
-    taken = {m["entry"] for m in existing.values() if m is not old} | {b.entry_path for b, _, _ in built}
+    taken = {m.entry for m in existing.values() if m is not old} | {b.entry_path for b, _, _ in built}
     if doc.entry_path in taken:
         raise DuplicateIdError(f"{path.name}: {doc.entry_path} already exists. Pass a different --id.")
 
@@ -154,23 +152,23 @@ def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) ->
     """Regenerate every document from its stored source and options; True when anything changed."""
     with _writing(root, commit=commit, progress=progress):
         config = load(root)
-        docs = metas(root)
-        stage = Stage(root)
+        stage = Stage(root, metas(root))
+        docs = stage.base
         for n, meta in enumerate(docs, start=1):
-            progress(f"[{n}/{len(docs)}] rebuilding {meta['id']}…")
-            src = root / meta["source"]["file"]
+            progress(f"[{n}/{len(docs)}] rebuilding {meta.id}…")
+            src = root / meta.source.file
             if not src.is_file():
-                raise ShelfError(
-                    f"{meta['source']['file']} is missing; restore it from Git history to rebuild {meta['id']}."
-                )
+                raise ShelfError(f"{meta.source.file} is missing; restore it from Git history to rebuild {meta.id}.")
+            if not isinstance(meta.edition, dict):
+                raise ShelfError(f"{meta.meta_path}: edition is not a JSON object; fix it (docshelf check says how).")
             opts = DocOptions(
                 source=src.name,
-                category=meta["category"],
-                id=meta["id"],
-                title=meta["title"],
-                quality=meta["options"]["quality"],
-                split=meta["options"]["split"],
-                edition=meta.get("edition", {}),
+                category=meta.category,
+                id=meta.id,
+                title=meta.title,
+                quality=meta.options["quality"],
+                split=meta.options["split"],
+                edition=meta.edition,
             )
             _remove_doc(stage, meta)
             _write_doc(stage, build_document(src.read_bytes(), opts, config))
@@ -183,10 +181,10 @@ def _write_doc(stage: Stage, doc: BuiltDoc) -> None:
         stage.write(rel, text)
 
 
-def _remove_doc(stage: Stage, meta: dict[str, Any]) -> None:
+def _remove_doc(stage: Stage, meta: DocMeta) -> None:
     """Delete a document's files (sections, subindex pages) so a rebuild writes exactly the new set."""
-    paths = [s["path"] for s in meta["sections"]] + [meta["entry"]]
-    if meta["entry"].endswith("/subindex.md"):
+    paths = [s.path for s in meta.sections] + [meta.entry]
+    if meta.entry.endswith("/subindex.md"):
         paths += list(toc.render_subindexes(meta))
     for rel in paths:
         stage.remove(rel)
@@ -201,8 +199,9 @@ def _is_category_page(stage: Stage, rel: str) -> bool:
 def _write_index(stage: Stage, config: ShelfConfig) -> None:
     """The root index and the category pages; a category page no longer needed is removed."""
     pages = toc.render_indexes(config.name, config.description, stage.metas())
-    for old in stage.files("docs"):
-        if old.endswith("/subindex.md") and _is_category_page(stage, old) and old not in pages:
+    # Category pages exist only for categories that had documents before this write.
+    for old in sorted({f"docs/{m.category}/subindex.md" for m in stage.base}):
+        if old not in pages and stage.exists(old) and _is_category_page(stage, old):
             stage.remove(old)
     for rel, text in pages.items():
         stage.write(rel, text)
@@ -215,8 +214,9 @@ class Stage:
     ``--no-commit``, ``apply`` into the working tree.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, base: list[DocMeta]) -> None:
         self.root = root
+        self.base = base  # the documents' metas before this write, read once
         self.changes: dict[str, bytes | None] = {}  # shelf-relative path -> new bytes, or None: deleted
 
     def write(self, rel: str, text: str) -> None:
@@ -233,23 +233,16 @@ class Stage:
             return self.changes[rel] is not None
         return (self.root / rel).is_file()
 
-    def files(self, folder: str) -> list[str]:
-        """Every file under ``folder`` after the changes, in the order ``Path`` sorts them."""
-        base = self.root / folder
-        on_disk = (
-            {p.relative_to(self.root).as_posix() for p in base.rglob("*") if p.is_file()} if base.is_dir() else set()
-        )
-        staged = {rel for rel in self.changes if rel.startswith(folder + "/")}
-        return sorted((rel for rel in on_disk | staged if self.exists(rel)), key=PurePosixPath)
-
-    def metas(self) -> list[dict[str, Any]]:
-        """Every document meta after the changes, in the order ``metas`` reads them."""
-        out = []
-        for rel in self.files("docs"):
-            if rel.endswith(".meta.json"):
-                data = self.changes.get(rel)
-                out.append(json.loads(data if data is not None else (self.root / rel).read_bytes()))
-        return out
+    def metas(self) -> list[DocMeta]:
+        """Every document meta after the changes, in the order ``metas`` reads them, without reading the disk."""
+        by_path = {m.meta_path: m for m in self.base}
+        for rel, data in self.changes.items():
+            if rel.startswith("docs/") and rel.endswith(".meta.json"):
+                if data is None:
+                    by_path.pop(rel, None)
+                else:
+                    by_path[rel] = DocMeta.loads(data)
+        return [by_path[rel] for rel in sorted(by_path, key=PurePosixPath)]
 
     def changed(self) -> dict[str, bytes | None]:
         """The changes that differ from the working tree (a rebuild rewrites many files byte for byte)."""
