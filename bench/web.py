@@ -160,7 +160,7 @@ def main() -> None:
                 "/", params={"tool": "verify_quote", "verdict": "not_found"}
             ),
             "/?client=bob&since=…&until=…": lambda: desk.get(
-                "/", params={"client": "bob", "since": "2026-11-15", "until": "2026-11-20"}
+                "/", params={"client": "bob", "since": "2026-12-05", "until": "2026-12-10"}
             ),
             "/?doc=<section path>": lambda: desk.get("/", params={"doc": path}),
             "/call/<oldest fetch>": lambda: desk.get(f"/call/{fetch['id']}"),
