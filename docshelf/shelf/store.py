@@ -11,6 +11,7 @@ is given, which writes the files into the working tree instead.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -59,7 +60,24 @@ def init(root: Path, *, name: str | None = None) -> Path:
 
 def metas(root: Path) -> list[DocMeta]:
     """All document metas in the working tree, in a stable order (a write reads them once)."""
-    return [DocMeta.loads(path.read_bytes()) for path in sorted((root / "docs").rglob("*.meta.json"))]
+    docs = root / "docs"
+    return [DocMeta.loads(path.read_bytes()) for path in sorted(_meta_files(docs))] if docs.is_dir() else []
+
+
+def _meta_files(folder: Path) -> Iterator[Path]:
+    """``*.meta.json`` under ``folder``, not looking inside document folders (``x/`` beside ``x.meta.json``).
+
+    A document folder holds only its sections and subindex pages; skipping it keeps a write on a
+    large shelf from listing every section file.
+    """
+    with os.scandir(folder) as listing:
+        entries = list(listing)
+    names = {e.name for e in entries}
+    for entry in entries:
+        if entry.name.endswith(".meta.json") and entry.is_file(follow_symlinks=False):
+            yield Path(entry.path)
+        elif entry.is_dir(follow_symlinks=False) and f"{entry.name}.meta.json" not in names:
+            yield from _meta_files(Path(entry.path))
 
 
 def _read_sources(paths: Sequence[Path]) -> list[tuple[Path, bytes]]:
