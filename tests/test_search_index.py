@@ -7,6 +7,7 @@ import json
 import shutil
 import sqlite3
 import threading
+import zlib
 from collections import Counter
 from contextlib import closing
 from pathlib import Path
@@ -27,7 +28,6 @@ def _table(path: Path, sql: str) -> list[tuple[object, ...]]:
 
 def _recounted_df(path: Path) -> list[tuple[object, ...]]:
     """Document frequencies counted from the stored key strings, the slow way."""
-    import zlib
 
     df: Counter[str] = Counter()
     for (data,) in _table(path, "SELECT data FROM keys"):

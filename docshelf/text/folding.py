@@ -59,29 +59,29 @@ def fold(ranked: Sequence[int], keys: dict[int, KeyRow]) -> list[Group]:
     or when it carries the same clause label or title in another document and nearly the same words.
     """
     groups: list[Group] = []
-    by_label: dict[tuple[str, ...], list[Group]] = {}  # a part's or a copy's label -> groups led so
+    by_label: dict[tuple[str, ...], list[tuple[Group, int]]] = {}  # label -> (group, the member labelled so)
     words: dict[int, frozenset[str]] = {}
     for rowid in ranked:
         row = keys[rowid]
         part = ("part", row.doc_key, row.clause) if row.clause else None
         # A copy in another document has the same title (editions keep article titles) or, untitled, clause.
         copy = ("copy", title_key(row.title)) if row.title else ("copy", "", row.clause) if row.clause else None
-        home = by_label[part][0] if part in by_label else None  # another part of the same split article
-        for g in by_label.get(copy, []) if home is None and copy else []:
-            lead = keys[g.rowids[0]]
-            if lead.doc_key == row.doc_key:
+        home = by_label[part][0][0] if part in by_label else None  # another part of the same split article
+        for g, member in by_label.get(copy, []) if home is None and copy else []:
+            other = keys[member]
+            if other.doc_key == row.doc_key:
                 continue
-            a = words.setdefault(g.rowids[0], _words(lead))
+            a = words.setdefault(member, _words(other))
             if _similar(a, words.setdefault(rowid, _words(row))):
                 home = g
                 break
-        labels = [x for x in (part, copy) if x is not None]
         if home is None:
             home = Group([])
             groups.append(home)
-            for label in labels:
-                by_label.setdefault(label, []).append(home)
         home.rowids.append(rowid)
+        for label in (part, copy):
+            if label is not None:
+                by_label.setdefault(label, []).append((home, rowid))
     return groups
 
 

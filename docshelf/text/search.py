@@ -62,7 +62,7 @@ __all__ = [
     "search",
 ]
 
-OR_CANDIDATES, AND_CANDIDATES = 60, 30
+OR_CANDIDATES, AND_CANDIDATES = 40, 20
 RANK_BUDGET = 1500  # postings one BM25-ranked query may read (~2 ms); beyond it candidates come unranked
 W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT, W_PART = 0.6, 0.3, 0.2, 1.0, 0.1
 LOW_COVERAGE = 0.6  # chosen on bench/search_queries.jsonl: flags 6/9 unanswerable, 5/62 answerable

@@ -39,7 +39,7 @@ from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
 from docshelf.text.synonyms import Concept, fts_expr
 
-INDEX_VERSION = f"{ANALYZER_VERSION}.7"
+INDEX_VERSION = f"{ANALYZER_VERSION}.9"
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

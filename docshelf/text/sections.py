@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +35,12 @@ _APPARATUS_HINT = re.compile(_APPARATUS_WORDS.replace(" ", r"\s+"), re.IGNORECAS
 def is_apparatus(title: str) -> bool:
     """Whether a section title names front matter, contents, a preface, a change log or a reference list."""
     # Most titles hold none of the words: they are not normalized.
-    return bool(_APPARATUS_HINT.search(title)) and bool(_APPARATUS.match(title_key(title)))
+    return bool(_APPARATUS_HINT.search(title)) and bool(_APPARATUS.match(normalize_text(title)))
 
 
-@lru_cache(maxsize=65_536)
 def title_key(title: str) -> str:
-    """A title as compared across documents (normalized)."""
-    return normalize_text(title)
+    """A title as compared across documents: case, ё and spacing folded (cheap: asked for every candidate)."""
+    return " ".join(title.casefold().replace("ё", "е").split())
 
 
 @dataclass(frozen=True)

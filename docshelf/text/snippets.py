@@ -92,10 +92,9 @@ def _concept_hits(
     return hits
 
 
-# What a quick look folds before asking whether a segment may hold a key: case, ё, dashes, soft hyphens.
-_QUICK = str.maketrans(
-    {"ё": "е", "\u00ad": None, "\u200b": None, **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}}
-)
+# What a quick look folds before asking whether a segment may hold a key: ё and dashes (same length).
+_QUICK = str.maketrans({"ё": "е", **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}})
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 
 
 def _segment_hits(
@@ -107,8 +106,10 @@ def _segment_hits(
     """
     starts = _starts(frozenset(k for ks in wanted for k in ks | {_REF.sub("", k) for k in ks} if k))
     hits = []
+    whole = blanked.lower().translate(_QUICK)
+    aligned = len(whole) == len(blanked) and not _INVISIBLE.search(blanked)
     for a, b in segments:
-        folded = blanked[a:b].casefold().translate(_QUICK)
+        folded = whole[a:b] if aligned else _INVISIBLE.sub("", blanked[a:b].lower().translate(_QUICK))
         if not ((starts is not None and starts.search(folded)) or any(n in folded for n in needles or ())):
             continue
         hits += [(a + pos, c) for pos, c in _concept_hits(normalize(blanked[a:b]), wanted, prefix, needles)]
