@@ -24,7 +24,7 @@ from docshelf.server.audit import AuditLog
 from docshelf.server.auth import add_token, revoke_tokens
 from docshelf.server.httpapp import allowed_hosts_for
 from docshelf.shelf import gitrepo
-from docshelf.web.app import SESSION_COOKIE, create_web_app
+from docshelf.web.app import SESSION_COOKIE, Sessions, create_web_app
 from docshelf.web.command import web
 
 BASE = "http://127.0.0.1:8766"
@@ -363,3 +363,14 @@ def test_the_web_command_serves_the_desk(desk: Desk, tmp_path: Path) -> None:
         proc.terminate()
         _out, err = proc.communicate(timeout=20)
     assert f"http://127.0.0.1:{port}/" in err
+
+
+def test_sessions_end_after_their_age_and_the_oldest_go_first(desk: Desk, tokens: dict[str, Any]) -> None:
+    sessions = Sessions(max_age_s=3600, max_sessions=2)
+    first, second, third = (sessions.open(t) for t in ("a", "b", "c"))
+    assert sessions.token(first) is None and sessions.token(second) == "b" and sessions.token(third) == "c"
+    expired = Sessions(max_age_s=0)
+    app = create_web_app(desk.root, desk.log, tokens_file=tokens["file"], sessions=expired)
+    client = TestClient(app, base_url=BASE)
+    assert client.post("/login", data={"token": tokens["alice"]}, follow_redirects=False).status_code == 303
+    assert client.get("/", follow_redirects=False).status_code == 303  # the session is already over

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -40,6 +42,8 @@ from docshelf.web.casefile import Desk
 from docshelf.web.html import css_text, esc, frame, url
 
 SESSION_COOKIE = "docshelf_session"
+SESSION_SECONDS = 12 * 3600
+MAX_SESSIONS = 1024
 MAX_FORM_BYTES = 1 << 20  # an answer check's quotes: far more than one answer holds
 PUBLIC = ("/login", "/static/desk.css")
 # Pages load nothing but this server's stylesheet, run no script and may not be framed by another site.
@@ -51,25 +55,38 @@ SECURITY_HEADERS = [
 
 
 class Sessions:
-    """Login sessions: a random cookie value → the token it was opened with (checked again on each request)."""
+    """Login sessions: a random cookie value → the token it was opened with (checked again on each request).
 
-    def __init__(self) -> None:
+    A session ends after ``max_age_s`` (a working day by default) or when ``max_sessions`` newer
+    ones exist; the oldest goes first.
+    """
+
+    def __init__(self, max_age_s: float = SESSION_SECONDS, max_sessions: int = MAX_SESSIONS) -> None:
+        self.max_age_s, self.max_sessions = max_age_s, max_sessions
         self._lock = threading.Lock()
-        self._tokens: dict[str, str] = {}
+        self._open: OrderedDict[str, tuple[str, float]] = OrderedDict()
 
     def open(self, token: str) -> str:
         sid = secrets.token_urlsafe(32)
         with self._lock:
-            self._tokens[sid] = token
+            self._open[sid] = (token, time.monotonic())
+            while len(self._open) > self.max_sessions:
+                self._open.popitem(last=False)
         return sid
 
     def token(self, sid: str) -> str | None:
         with self._lock:
-            return self._tokens.get(sid)
+            found = self._open.get(sid)
+            if found is None:
+                return None
+            if time.monotonic() - found[1] >= self.max_age_s:
+                del self._open[sid]
+                return None
+            return found[0]
 
     def close(self, sid: str) -> None:
         with self._lock:
-            self._tokens.pop(sid, None)
+            self._open.pop(sid, None)
 
 
 class Fence:
@@ -260,10 +277,11 @@ def create_web_app(
     tokens_file: Path | None = None,
     allowed_hosts: Sequence[str] = LOOPBACK_NAMES,
     today: str = "HEAD",
+    sessions: Sessions | None = None,
 ) -> Starlette:
     """The desk over the shelf at ``root`` and its audit log; ``today`` is the ref "today" means."""
     verifier = TokenFileVerifier(tokens_file) if tokens_file is not None else None
-    sessions = Sessions()
+    sessions = sessions or Sessions()
     desk = Desk(root=root, audit=AuditIndex(audit_log), today=today)
     desk.audit.refresh()  # index the log once at start, not on the first request
     middleware = [
