@@ -151,6 +151,18 @@ def test_verify_calls_show_the_match_or_the_word_diff(desk: Desk, client: TestCl
     assert f"<del>{OLD_WORD}</del>" in bad and "<ins>шестидесяти</ins>" in bad and html.escape(QUOTE_BAD) in bad
 
 
+def test_a_batch_call_shows_every_verdict_and_rechecks_every_quote(desk: Desk, client: TestClient) -> None:
+    call_id = desk.call_id("verify_batch")
+    page = client.get(f"/call/{call_id}").text
+    assert page.count('class="check"') == 2 and '<mark id="match">' in page and f"<del>{OLD_WORD}</del>" in page
+    diff = client.get("/diff", params={"from": desk.then, "to": "HEAD", "doc": "ПТХ", "call": call_id}).text
+    summaries = re.findall(r'<strong class="recheck">(.*?)</strong>', diff)
+    assert summaries == [
+        "no longer verbatim today: changed in ПТХ ст. 1 ч. 1",
+        "not verbatim then, nor today (not_found)",
+    ]
+
+
 def test_failed_and_other_calls_have_pages(desk: Desk, client: TestClient) -> None:
     missing = client.get(f"/call/{desk.call_id('missing')}")
     assert missing.status_code == 200 and "tool_error" in missing.text and "No file" in missing.text

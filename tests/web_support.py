@@ -35,6 +35,8 @@ async def _calls(root: Path, log: AuditLog) -> dict[str, Any]:
         out["search"] = await client.call_tool("search", {"query": "срок хранения тестовых данных"})
         out["verify_ok"] = await client.call_tool("verify_quote", {"quote": QUOTE_OK, "ref": REF})
         out["verify_bad"] = await client.call_tool("verify_quote", {"quote": QUOTE_BAD, "ref": REF})
+        items = [{"quote": QUOTE_OK, "ref": REF}, {"quote": QUOTE_BAD, "ref": REF}]
+        out["verify_batch"] = await client.call_tool("verify_quote", {"items": items})
         out["missing"] = await client.call_tool("fetch", {"path": "docs/internal/none.md"})
         out["resource"] = await client.read_resource("shelf://index.md")
     return out
