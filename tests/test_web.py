@@ -134,6 +134,12 @@ def _record(n: int) -> dict[str, Any]:
     }
 
 
+def test_a_missing_log_is_named(desk: Desk, tmp_path: Path) -> None:
+    page = TestClient(create_web_app(desk.root, tmp_path / "none.jsonl"), base_url=BASE).get("/")
+    assert page.status_code == 200 and "No audit log at" in page.text and "none.jsonl" in page.text
+    assert call_ids(page.text) == []
+
+
 def test_a_fetch_call_shows_the_blob_at_its_commit(desk: Desk, client: TestClient) -> None:
     call_id = desk.call_id("fetch")
     page = client.get(f"/call/{call_id}").text

@@ -187,6 +187,11 @@ def _routes(desk: Desk, verifier: TokenFileVerifier | None, sessions: Sessions) 
         body = pages.audit_list(page, records, filters, menus)
         if desk.audit.unreadable:
             body = f'<p class="warning">{desk.audit.unreadable} line(s) of the log are not JSON records.</p>' + body
+        if not desk.audit.path.is_file():
+            body = (
+                f'<p class="warning">No audit log at {esc(desk.audit.path)} yet: `docshelf serve` writes it with the '
+                "first call, or pass --audit-log FILE.</p>" + body
+            )
         return _page(request, "Audit log", body)
 
     def call(request: Request) -> Response:

@@ -210,6 +210,8 @@ class AuditIndex:
 
     def records(self, entries: list[Entry]) -> list[dict[str, Any]]:
         """The full records of ``entries`` (one open, one seek and one line each)."""
+        if not entries:
+            return []
         out = []
         with self.path.open("rb") as fh:
             for e in entries:
