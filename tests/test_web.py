@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import httpx2
 import pytest
 from click.testing import CliRunner
-from server_support import child_env, doc_path, free_port, read_lines
+from server_support import child_env, doc_path, free_port, make_small_shelf, read_lines
 from starlette.testclient import TestClient
 from web_support import NEW_WORD, OLD_WORD, QUOTE_BAD, QUOTE_OK, REF, build, make_calls, new_edition
 
@@ -198,6 +198,15 @@ def test_a_text_at_a_commit_marks_its_clauses(desk: Desk, client: TestClient) ->
     assert element(page, "pre", "section-text") == blob
     assert '<span class="clause target" id="ст.1"' in page and 'id="ст.1_ч.1"' in page
     assert 'href="#ст.2_ч.1"' in page  # the clause list links to the anchors
+
+
+def test_a_binary_file_at_a_commit_is_refused_with_advice(tmp_path: Path) -> None:
+    root = make_small_shelf(tmp_path / "shelf")
+    (root / "sources" / "scan.pdf").write_bytes(b"%PDF-1.7\n\xff\xfe\x00binary")
+    sha = gitrepo.commit(root, "a binary source")
+    client = TestClient(create_web_app(root, tmp_path / "audit.jsonl"), base_url=BASE)
+    page = client.get(f"/at/{sha}/sources/scan.pdf")
+    assert page.status_code == 404 and "is not a text file" in page.text and f"git show {sha[:12]}:" in page.text
 
 
 def test_a_document_history_lists_its_commits(desk: Desk, client: TestClient) -> None:

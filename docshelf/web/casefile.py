@@ -139,7 +139,13 @@ def diff_page(desk: Desk, rev_a: str, rev_b: str, doc: str | None, call_id: str 
 def at_page(desk: Desk, commit: str, path: str, clause: str) -> tuple[str, str]:
     sha = gitrepo.resolve(desk.root, commit)
     rel = reader.safe_path(path)
-    text = gitrepo.read(desk.root, rel, sha).decode("utf-8")
+    try:
+        text = gitrepo.read(desk.root, rel, sha).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ServeError(
+            f"{rel} is not a text file (an original PDF or DOCX?): open it from the shelf's Git history, "
+            f"e.g. `git show {sha[:12]}:{rel} > copy`."
+        ) from exc
     meta = evidence.doc_of(desk.root, sha, rel)
     section = next((s for s in (meta or {}).get("sections", []) if s.get("path") == rel), None)
     spans = [(str(c[0]), int(c[1]), int(c[2])) for c in (section or {}).get("clauses", [])]
