@@ -183,3 +183,60 @@ def make_asvs_pdf(path: Path) -> Path:
     meta = {"title": "Sample Verification Standard", "author": "DocShelf test suite", "lang": "en-US"}
     path.write_bytes(_render(flow.pages, lambda _c, _n, _t: None, meta, outline=False))
     return path
+
+
+DECREE_ROWS = [
+    ("1", "Руководитель департамента", "5500", "3,0"),
+    ("2", "Заместитель руководителя департамента", "5200", "2,8"),
+    ("3", "Консультант", "4150", "2,5"),
+    ("4", "Главный специалист-эксперт отдела тестовых данных и их обезличивания", "4000", "2,3"),
+    ("5", "Ведущий специалист-эксперт", "3700", "2,1"),
+    ("6", "Специалист-эксперт", "3500", "1,9"),
+    ("7", "Специалист 1 разряда", "3100", "1,6"),
+    ("8", "Специалист 2 разряда", "2900", "1,4"),
+]
+_DECREE_COLUMNS = (0.0, 50.0, 280.0, 390.0)  # «№ п/п», position, salary, coefficient: x offsets, no rules
+
+
+def _decree_row(flow: _Flow, cells: tuple[str, ...], font: str = FONT) -> None:
+    from pdfgen import wrap_text
+
+    wrapped = [wrap_text(c, font, 11, 200) if k == 1 else [c] for k, c in enumerate(cells)]
+    flow.ensure(13 * max(len(w) for w in wrapped))
+    for n in range(max(len(w) for w in wrapped)):
+        flow.y -= 14
+        for k, lines in enumerate(wrapped):
+            if n < len(lines):
+                flow.add(_Text(flow.left + _DECREE_COLUMNS[k], flow.y, lines[n], font, 11))
+    flow.y -= 4
+
+
+def make_decree_pdf(path: Path) -> Path:
+    """A presidential decree whose annex holds an unruled salary table (columns by x-position only) that
+    runs over a page break; row numbers stand where clause numbers would."""
+    register_fonts()
+    flow = _Flow()
+    flow.paragraph("УКАЗ", font=FONT_BOLD, size=13, indent=0, align="center", after=2)
+    flow.paragraph("ПРЕЗИДЕНТА РОССИЙСКОЙ ФЕДЕРАЦИИ", font=FONT_BOLD, size=13, indent=0, align="center", after=12)
+    flow.paragraph("О размерах должностных окладов тестовых служащих", font=FONT_BOLD, indent=0, align="center")
+    flow.space(8)
+    flow.paragraph("1. Установить размеры должностных окладов тестовых служащих согласно приложению.")
+    flow.paragraph("2. Настоящий Указ вступает в силу со дня его подписания.")
+    flow.space(12)
+    for line in ("Президент Российской Федерации А.Б.ТЕСТОВ", "Москва, Кремль", "1 февраля 2024 года", "№ 763"):
+        flow.paragraph(line, size=10, indent=0, after=0)
+    flow.new_page()
+    for line in ("Приложение", "к Указу Президента", "Российской Федерации", "от 1 февраля 2024 г. № 763"):
+        flow.paragraph(line, size=10, indent=0, align="right", after=0)
+    flow.space(12)
+    flow.paragraph("РАЗМЕРЫ ДОЛЖНОСТНЫХ ОКЛАДОВ ТЕСТОВЫХ СЛУЖАЩИХ", font=FONT_BOLD, indent=0, align="center")
+    flow.space(8)
+    flow.y = min(flow.y, 180.0)  # the table starts low, so its rows run over onto the next page
+    _decree_row(flow, ("№ п/п", "Наименование должности", "Оклад (рублей)", "Коэффициент"), FONT_BOLD)
+    for row in DECREE_ROWS:
+        _decree_row(flow, row)
+    flow.space(10)
+    flow.paragraph("Оклады индексируются в порядке, установленном законодательством Российской Федерации.")
+    meta = {"title": "", "author": "DocShelf test suite", "lang": "ru-RU"}
+    path.write_bytes(_render(flow.pages, lambda _c, _n, _t: None, meta, outline=False))
+    return path

@@ -66,3 +66,34 @@ def test_asvs_requirement_rows_are_table_rows_and_clauses(asvs_pdf: Path) -> Non
         in text
     )
     assert doc.meta["quality"]["unaligned_tables"] == 0
+
+
+@pytest.fixture(scope="module")
+def decree_pdf(gen_dir: Path) -> Path:
+    return familygen.make_decree_pdf(gen_dir / "ukaz-763.pdf")
+
+
+def test_decree_unruled_table_keeps_its_rows_across_the_page_break(decree_pdf: Path) -> None:
+    doc = _build(decree_pdf)
+    assert doc.meta["id"] == "Указ № 763"  # from the signature block «1 февраля 2024 года № 763»
+    (section,) = doc.meta["sections"]
+    text = doc.files[section["path"]]
+    header = "| № п/п | Наименование должности | Оклад (рублей) | Коэффициент |"
+    rows = [f"| {n} | {name} | {salary} | {k} |" for n, name, salary, k in familygen.DECREE_ROWS]
+    table = "\n".join([header, "|---|---|---|---|", *rows])
+    assert table in text  # one table, every figure in its row, the wrapped name whole
+    assert section["pages"] == [1, 3]  # the table ran over onto the third page
+    ids = [c[0] for c in section["clauses"]]
+    assert ids[:2] == ["п. 1", "п. 2"] and not any(i.startswith(("п. 3", "п. 4", "п. 8")) for i in ids)
+
+
+def test_bulleted_lists_laid_out_in_two_columns_are_not_tables() -> None:
+    from docshelf.convert.columns import Cell, VisualRow, find_tables
+
+    rows = [VisualRow((Cell(72, 76, "•"), Cell(90, 400, f"Item number {n} of the list."))) for n in range(5)]
+    assert find_tables(rows) == []
+    numbered = [
+        VisualRow((Cell(72, 80, str(n)), Cell(90, 300, f"Row {n}"), Cell(320, 360, f"{n}00"))) for n in range(1, 5)
+    ]
+    (table,) = find_tables(numbered)
+    assert table.rows[2] == ["3", "Row 3", "300"]

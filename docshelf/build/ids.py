@@ -13,6 +13,7 @@ _LAW = re.compile(r"(?:N|№)\s*(\d+(?:-\d+)?-(?:ФЗ|ФКЗ))")
 _RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
 _ACT = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b", re.IGNORECASE)
 _ACT_NUMBER = re.compile(r"\bот\s+\d{1,2}[\s.]+\S+[\s.]+\d{4}\s*(?:г\.|года)?\s*(?:N|№)\s*(\d+[\w/-]*)", re.IGNORECASE)
+_SIGNED_NUMBER = re.compile(r"\b\d{1,2}\s+[а-я]{3,8}\s+\d{4}\s*(?:г\.|года)\s*(?:N|№)\s*(\d+[\w/-]*)")
 _AMENDMENTS = re.compile(r"\(в ред\.|в редакции|список изменяющих|утратил|признан", re.IGNORECASE)
 _ISSUERS = (
     ("ФСТЭК", re.compile(r"ФСТЭК|ТЕХНИЧЕСКОМУ И ЭКСПОРТНОМУ КОНТРОЛЮ", re.IGNORECASE)),
@@ -40,7 +41,8 @@ def _act_id(head: list[str]) -> str:
         kind = _ACT.match(text.strip())
         if not kind:
             continue
-        m = _ACT_NUMBER.search(" ".join(head[i : i + 3]))
+        # «Указ … от 1 февраля 2024 г. № 763» near the top, or the signature block «1 февраля 2024 года № 763».
+        m = _ACT_NUMBER.search(" ".join(head[i : i + 3])) or _SIGNED_NUMBER.search(" ".join(head[i:]))
         if not m:
             continue
         before = " ".join(head[: i + 1])

@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from docshelf.convert import ocr, tables
+from docshelf.convert import columns, ocr, tables
+from docshelf.convert.tables import markdown_table as tables_md
 from docshelf.errors import ConversionError, NoTextLayerError
 from docshelf.law.grammar import NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
 from docshelf.law.lexicon import COMPOUND_HEADS
@@ -37,6 +38,7 @@ _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
 _NOT_ACCENT = re.compile(r"italic|oblique|mono|courier|consol|code", re.IGNORECASE)
 _ACCENT_LEVEL = 6
+_CELL_GAP = 0.8  # a gap of this many font sizes between two pieces of a line separates table cells
 _ACCENT_HEADING_CHARS = 150
 _DOT_LEADER_END = re.compile(r"\.{3,}\s*(?:[A-Z]-)?(?:\d{1,4}|[ivxlc]{1,6})\s*$")  # «… 12», «… A-1», «… iv»
 
@@ -54,6 +56,7 @@ class _Line:
     margin: str = ""  # "top" | "bottom" | ""
     font: str = ""  # the font most of the line is set in
     accent: bool = False  # set in another upright font than the body text («Calibri-Light» headings)
+    cells: list[columns.Cell] = field(default_factory=list)  # pieces apart by a column's gap
 
     @property
     def blank(self) -> bool:
@@ -63,6 +66,7 @@ class _Line:
 @dataclass
 class _Para:
     lines: list[_Line] = field(default_factory=list)
+    table: Block | None = None  # an unruled table found among the page's lines (``columns``)
 
     @property
     def last(self) -> _Line:
@@ -185,7 +189,9 @@ def _page_lines(
             if lead and text.strip():
                 x0 += lead * (x1 - x0) / len(text)
             piece = _Line(text, x0, y0, x1, y1, size, bold, pno, font=_main_font(main))
+            piece.cells = _span_cells(spans, size) if len(spans) > 1 else [columns.Cell(x0, x1, text)]
             if current is not None and _same_baseline(current, piece):
+                _add_cell(current, piece)
                 current.text = (
                     current.text.rstrip() + " " + piece.text.lstrip()
                     if _gap(current, piece)
@@ -199,6 +205,33 @@ def _page_lines(
             current = piece
     if current is not None:
         yield _with_margin(current, height)
+
+
+def _span_cells(spans: list[dict[str, Any]], size: float) -> list[columns.Cell]:
+    """The cells of one extracted line: its spans, cut where a column's gap separates two of them."""
+    cells: list[columns.Cell] = []
+    for span in spans:
+        x0, _y0, x1, _y1 = span["bbox"]
+        text = str(span["text"]).replace("\u00a0", " ")
+        if cells and not text.strip():
+            last = cells[-1]  # a space span: part of the text, not of the width (the gap is measured past it)
+            cells[-1] = columns.Cell(last.x0, last.x1, last.text + text)
+        elif cells and x0 - cells[-1].x1 <= _CELL_GAP * max(size, 1.0):
+            last = cells[-1]
+            cells[-1] = columns.Cell(last.x0, x1, last.text + text)
+        elif text.strip() or not cells:
+            cells.append(columns.Cell(x0, x1, text))
+    return [columns.Cell(c.x0, c.x1, c.text.strip()) for c in cells if c.text.strip()] or [columns.Cell(0, 0, "")]
+
+
+def _add_cell(line: _Line, piece: _Line) -> None:
+    """A piece far right of the line (a column's gap, not a word space) is a cell of its own."""
+    last = line.cells[-1]
+    if piece.x0 - last.x1 > _CELL_GAP * max(line.size, piece.size, 1.0):
+        line.cells.append(columns.Cell(piece.x0, piece.x1, piece.text))
+    else:
+        joined = f"{last.text.rstrip()} {piece.text.lstrip()}" if _gap(line, piece) else last.text + piece.text
+        line.cells[-1] = columns.Cell(last.x0, piece.x1, joined)
 
 
 def _inside_any(box: tuple[float, float, float, float], boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -309,7 +342,7 @@ def _page_blocks(
     body = [ln for ln in lines if not ln.margin]
     for ln in top:
         yield _block([ln], body_size, vocab)
-    paras = list(_paragraphs(body, _left_margin(body), body_size))
+    paras = list(_units(body, _left_margin(body), body_size))
     # A table goes after the last paragraph above it in reading order (the content stream may
     # start with a footer drawn first, so «the first paragraph below it» would put it first).
     after: dict[int, list[tables.PageTable]] = {}
@@ -318,10 +351,50 @@ def _page_blocks(
         after.setdefault(max(above, default=-1), []).append(t)
     yield from (t.block for t in after.get(-1, []))
     for n, para in enumerate(paras):
-        yield _block(para.lines, body_size, vocab)
+        yield para.table if para.table is not None else _block(para.lines, body_size, vocab)
         yield from (t.block for t in after.get(n, []))
     for ln in bottom:
         yield _block([ln], body_size, vocab)
+
+
+def _units(lines: list[_Line], left: float, body_size: float) -> Iterator[_Para]:
+    """Paragraphs, with runs of lines that form an unruled table (columns by x-position) as one table."""
+    rows: list[list[_Line]] = []
+    for ln in lines:
+        prev = rows[-1][-1] if rows else None
+        if prev is not None and abs(prev.y1 - ln.y1) < 2.5 and ln.x0 >= prev.x1 - 1.0:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    visual = [
+        columns.VisualRow(
+            tuple(c for ln in row for c in _row_cells(ln)), min(ln.y0 for ln in row), max(ln.y1 for ln in row)
+        )
+        for row in rows
+    ]
+    stretch: list[_Line] = []
+    tables = {t.start: t for t in columns.find_tables(visual)}
+    n = 0
+    while n < len(rows):
+        table = tables.get(n)
+        if table is None:
+            stretch += rows[n]
+            n += 1
+            continue
+        yield from _paragraphs(stretch, left, body_size)
+        stretch = []
+        first = rows[n][0]
+        block = Block(text=tables_md(table.rows), page=first.page, kind="table")
+        yield _Para(lines=[ln for row in rows[table.start : table.end] for ln in row], table=block)
+        n = table.end
+    yield from _paragraphs(stretch, left, body_size)
+
+
+def _row_cells(ln: _Line) -> list[columns.Cell]:
+    """A line's cells; figures, monospaced text and blank lines are never table cells."""
+    if _is_art(ln) or ln.blank or _NOT_ACCENT.search(ln.font):
+        return [columns.Cell(ln.x0, ln.x1, ln.text), columns.Cell(ln.x0, ln.x1, ln.text)]  # overlapping: not a row
+    return ln.cells or [columns.Cell(ln.x0, ln.x1, ln.text)]
 
 
 def _left_margin(lines: list[_Line]) -> float:
