@@ -401,3 +401,27 @@ def test_sessions_end_after_their_age_and_the_oldest_go_first(desk: Desk, tokens
     client = TestClient(app, base_url=BASE)
     assert client.post("/login", data={"token": tokens["alice"]}, follow_redirects=False).status_code == 303
     assert client.get("/", follow_redirects=False).status_code == 303  # the session is already over
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        ("/?page=0", 200),
+        ("/?page=-3", 200),
+        ("/?page=abc", 200),
+        ("/?page=99999999999999999999999", 200),
+        ("/?since=<script>alert(1)</script>", 200),
+        ("/?doc=%00", 200),
+        ("/call/%00", 404),
+        ("/call/" + "a" * 5000, 404),
+        ("/at/HEAD/%2e%2e/%2e%2e/etc/passwd", 404),
+        ("/at/HEAD%00/index.md", 404),
+        ("/diff?from=HEAD&to=-x", 404),
+        ("/diff?from=HEAD&to=HEAD&doc=../..", 404),
+        ("/doc/%2e%2e", 404),
+        ("/doc/%00", 404),
+    ],
+)
+def test_odd_inputs_get_a_page_not_a_crash(client: TestClient, path: str, status: int) -> None:
+    page = client.get(path)
+    assert page.status_code == status and "<script>" not in page.text and "Traceback" not in page.text
