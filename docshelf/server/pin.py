@@ -15,6 +15,7 @@ never answered from another commit.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import re
 import threading
@@ -187,7 +188,8 @@ class Pin:
                 if self._last_fetch <= missed:  # no fetch has started since the miss: run one
                     time.sleep(max(0.0, self._last_fetch + FETCH_EVERY_S - time.monotonic()))
                     self._last_fetch = time.monotonic()
-                    self.fetch_missing()
+                    with contextlib.suppress(DocShelfError):  # the remote is down: maybe the commit came anyway
+                        self.fetch_missing()
             return gitrepo.resolve(self.root, at)
         except DocShelfError as exc:
             raise UnknownCommitError(

@@ -664,6 +664,16 @@ def branch_tip(root: Path, branch: str, *, fetch: bool = True) -> str:
     if fetch and remote is not None:
         # '--' ends options: the remote and refspec can never be read as flags.
         refspec = f"+refs/heads/{branch}:{tracking}"
-        _run(root, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", remote, refspec,
-             timeout=FETCH_TIMEOUT_S)  # fmt: skip
+        with _fetch_lock(root):  # the --follow loop and an on-demand fetch would race for the ref's lock
+            _run(root, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--", remote, refspec,
+                 timeout=FETCH_TIMEOUT_S)  # fmt: skip
     return resolve(root, tracking)
+
+
+_fetch_locks: dict[Path, threading.Lock] = {}
+
+
+def _fetch_lock(root: Path) -> threading.Lock:
+    """One fetch at a time per repository in this process."""
+    with _trusted_lock:
+        return _fetch_locks.setdefault(root.resolve(), threading.Lock())
