@@ -240,3 +240,39 @@ def make_decree_pdf(path: Path) -> Path:
     meta = {"title": "", "author": "DocShelf test suite", "lang": "ru-RU"}
     path.write_bytes(_render(flow.pages, lambda _c, _n, _t: None, meta, outline=False))
     return path
+
+
+METHODICAL_OUTLINE = [
+    "I. Общие положения",
+    "II. Порядок подготовки тестовых данных",
+    "III. Работы и услуги по содержанию иного общего имущества в многоквартирном доме",
+    "Приложение N 1",
+]
+_METHODICAL_TEXT = (
+    "Настоящие методические рекомендации применяются при подготовке тестовых данных и описывают порядок "
+    "действий оператора, состав документов и сроки их хранения."
+)
+
+
+def make_methodical_pdf(path: Path) -> Path:
+    """Methodical recommendations: an outline, bold headings at body size, one of them over two lines
+    («III. Работы и услуги по содержанию иного общего имущества» / «в многоквартирном доме»)."""
+    register_fonts()
+    flow = _Flow()
+    flow.paragraph("МЕТОДИЧЕСКИЕ РЕКОМЕНДАЦИИ", font=FONT_BOLD, size=14, indent=0, align="center", after=2)
+    flow.paragraph("по подготовке тестовых данных", font=FONT_BOLD, size=12, indent=0, align="center", after=12)
+    for n, title in enumerate(METHODICAL_OUTLINE):
+        if title.startswith("Приложение"):
+            flow.new_page()
+        flow.space(8)
+        flow.mark(f"m-{n}", title, 0)
+        if title.startswith("III."):  # the heading wraps: its second line is set apart like a new paragraph
+            flow.paragraph("III. Работы и услуги по содержанию иного общего имущества", font=FONT_BOLD, indent=0)
+            flow.paragraph("в многоквартирном доме", font=FONT_BOLD, indent=0, after=6)
+        else:
+            flow.paragraph(title, font=FONT_BOLD, indent=0, after=6)
+        for k in range(1, 4):
+            flow.paragraph(f"{k}. {_METHODICAL_TEXT} Раздел {n + 1}, пункт {k}.")
+    meta = {"title": "", "author": "DocShelf test suite", "lang": "ru-RU"}
+    path.write_bytes(_render(flow.pages, lambda _c, _n, _t: None, meta, outline=True))
+    return path

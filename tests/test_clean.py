@@ -261,3 +261,13 @@ def test_consultant_notes_and_future_edition_lines_are_editorial() -> None:
         Block("1. Обработка персональных данных должна осуществляться на законной основе."),
     )
     assert [b.editorial for b in clean.mark_editorial(blocks)] == [True, True, True, False]
+
+
+def test_numbered_clauses_at_the_foot_of_two_pages_are_text() -> None:
+    blocks = tuple(
+        Block(text, page=p)
+        for p in (1, 2)
+        for text in ("Заголовок страницы", f"{p + 1}. Пункт {p + 1} раздела, который кончает страницу.")
+    )
+    out = _texts(clean.strip_furniture(blocks))  # equal but for their digits, like a running footer
+    assert out == ["2. Пункт 2 раздела, который кончает страницу.", "3. Пункт 3 раздела, который кончает страницу."]

@@ -97,3 +97,26 @@ def test_bulleted_lists_laid_out_in_two_columns_are_not_tables() -> None:
     ]
     (table,) = find_tables(numbered)
     assert table.rows[2] == ["3", "Row 3", "300"]
+
+
+def test_methodical_recommendations_follow_their_outline(gen_dir: Path) -> None:
+    doc = _build(familygen.make_methodical_pdf(gen_dir / "metod.pdf"), split=True)
+    sections = doc.meta["sections"]
+    assert [s["title"] for s in sections[1:]] == familygen.METHODICAL_OUTLINE  # the wrapped heading joined
+    assert [s["clause"] for s in sections[1:]] == ["разд. I", "разд. II", "разд. III", "прил. 1"]
+    assert [c[0] for c in sections[3]["clauses"]] == ["разд. III", "п. 1", "п. 2", "п. 3"]
+    assert doc.meta["quality"]["contents"]["share"] == 1.0
+
+
+def test_a_bold_heading_wrapped_onto_a_second_line_is_joined_without_an_outline() -> None:
+    from docshelf.build.clean import clean
+    from docshelf.build.structure import find_headings
+    from docshelf.model import Block
+
+    blocks = (
+        Block("III. Работы и услуги по содержанию иного общего имущества", bold=True),
+        Block("в многоквартирном доме", bold=True),
+        Block("1. Работы выполняются ежемесячно."),
+    )
+    (heading,) = find_headings(clean(blocks))
+    assert heading.text == "III. Работы и услуги по содержанию иного общего имущества в многоквартирном доме"

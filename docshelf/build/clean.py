@@ -13,12 +13,15 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
-from docshelf.law.grammar import STRUCTURAL_START
+from docshelf.law.grammar import HEADINGS, STRUCTURAL_START
 from docshelf.model import Block
 
 Blocks = tuple[Block, ...]
 
 _EDGE = 2  # the outermost blocks of a page: running headers/footers even with a unique line between them
+_CLAUSE_TEXT = re.compile(r"^\d+(?:\.\d+)*[.)]\s+\S+\s+\S+\s+\S+")
+_MIN_DEEP_PAGES = 3  # a header of several lines is told from repeated text only over three pages or more
+_DEEP_LINE_CHARS = 120  # past the two outermost blocks, only short lines can be a header's or footer's
 _EDGE_ZONE = 8  # a header or footer of several lines continues up to this many blocks from the edge
 _MIN_KNOWN_PAGES = 3
 _SMALL_PRINT = 0.9  # relative size below which a repeated line is page furniture wherever it sits
@@ -76,7 +79,9 @@ def _pages_of(blocks: Blocks) -> dict[int, list[int]]:
 
 
 def _short_para(b: Block) -> bool:
-    return b.kind == "para" and not b.editorial and len(b.text) <= 200
+    """A block that could be a header or footer: a short paragraph that does not open a numbered clause
+    («2. Настоящий Указ вступает в силу …» at the foot of two pages is text, whatever its digits)."""
+    return b.kind == "para" and not b.editorial and len(b.text) <= 200 and not _CLAUSE_TEXT.match(b.text)
 
 
 def _threshold(pages: int) -> float:
@@ -124,8 +129,10 @@ def furniture_indexes(blocks: Blocks) -> set[int]:
         for i in idxs[:_EDGE] + idxs[-_EDGE:]
         if len(at_edges.get(keys.get(i, ""), ())) >= threshold
     }
-    drop |= _deeper_layers(list(by_page.values()), keys, threshold, drop)
-    drop |= _deeper_layers([idxs[::-1] for idxs in by_page.values()], keys, threshold, drop)
+    if len(by_page) >= _MIN_DEEP_PAGES:
+        short = {i: k for i, k in keys.items() if len(blocks[i].text) <= _DEEP_LINE_CHARS}
+        drop |= _deeper_layers(list(by_page.values()), short, threshold, drop)
+        drop |= _deeper_layers([idxs[::-1] for idxs in by_page.values()], short, threshold, drop)
     # A small-print line (a DOI line set in the side margin) may sit anywhere in the reading order;
     # repeated on many pages, it is furniture wherever it is.
     anywhere: dict[str, set[int]] = defaultdict(set)
@@ -337,12 +344,17 @@ def merge_wrapped_headings(blocks: Blocks) -> Blocks:
 
 def _continues_heading(prev: Block, b: Block) -> bool:
     same_style = (prev.kind == b.kind == "heading" and prev.level == b.level) or (
-        prev.kind == b.kind == "para" and prev.bold and b.bold and STRUCTURAL_START.match(prev.text) is not None
+        prev.kind == b.kind == "para" and prev.bold and b.bold and _opens_heading(prev.text)
     )
     if not same_style or prev.text.rstrip().endswith(_TERMINAL):
         return False
     unbalanced = prev.text.count("(") > prev.text.count(")")
     return unbalanced or b.text[:1].islower() or bool(re.match(r"^\d+\)", b.text))
+
+
+def _opens_heading(text: str) -> bool:
+    """A line that starts like a heading of the grammar («Статья 5.», «III. Работы …», «2.1 Scope»)."""
+    return STRUCTURAL_START.match(text) is not None or any(k.heading.match(text) for k in HEADINGS)
 
 
 PASSES: tuple[Callable[[Blocks], Blocks], ...] = (
