@@ -56,16 +56,16 @@ def lexeme_expander() -> Expand | None:
 
 
 def navec_expander(k: int = 5, threshold: float = 0.55) -> Expand | None:
+    import importlib.util
+
     try:
-        import natasha  # type: ignore[import-not-found]  # noqa: F401  (only its data folder is used)
         import numpy as np
         from navec import Navec  # type: ignore[import-not-found]
     except ImportError:
         return None
-    import importlib.util
-
-    spec = importlib.util.find_spec("natasha")
-    assert spec and spec.origin
+    spec = importlib.util.find_spec("natasha")  # only its data folder is used: the package is not imported
+    if spec is None or spec.origin is None:
+        return None
     tar = next((Path(spec.origin).parent / "data" / "emb").glob("navec_news_*.tar"))
     vectors = Navec.load(str(tar))
     words = vectors.vocab.words

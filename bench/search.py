@@ -196,8 +196,11 @@ def grep_engine(root: Path) -> Engine:
 
 
 def docshelf_engine(root: Path) -> Engine:
+    """``search.search`` at the shelf's HEAD, resolved once as the server resolves its pinned commit."""
+    commit = gitrepo.resolve(root)
+
     def run(query: str, limit: int) -> Ranking:
-        result = search.search(root, query, limit=limit)
+        result = search.search(root, query, limit=limit, at=commit)
         return Ranking([h.path for h in result.hits], result.low_confidence)
 
     return run
@@ -361,6 +364,24 @@ def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
             m = evaluate(root, subset, k=5, engine=engine).overall
             row = f"| {name} | {split} | {m.n} | {m.hit_at_1:.2f} | {m.hit_at_k:.2f} | {m.mrr:.2f} | {m.ndcg:.2f}"
             lines.append(row + f" | {m.empty_rate:.2f} |")
+    return [*lines, "", *kind_table(root, queries, engines)]
+
+
+def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Engine]) -> list[str]:
+    """hit@5 and MRR per query kind and split, DocShelf beside the plain FTS5 query."""
+    lines = [
+        "| kind | split | n | DocShelf hit@5 | DocShelf MRR | FTS5 hit@5 | FTS5 MRR |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for kind in sorted({q.get("kind") or "plain" for q in queries}):
+        for split in ("dev", "holdout", "all"):
+            subset = [q for q in queries if (q.get("kind") or "plain") == kind]
+            subset = [q for q in subset if split == "all" or q.get("split", "dev") == split]
+            if not subset:
+                continue
+            ours, plain = (evaluate(root, subset, k=5, engine=engines[e]).overall for e in ("DocShelf", FTS5))
+            lines.append(f"| {kind} | {split} | {ours.n} | {ours.hit_at_k:.2f} | {ours.mrr:.2f} | "
+                         f"{plain.hit_at_k:.2f} | {plain.mrr:.2f} |")  # fmt: skip
     return lines
 
 

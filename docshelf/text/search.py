@@ -36,6 +36,7 @@ import math
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from docshelf.errors import SearchError
 from docshelf.law.editions import has_edition, meta_status
@@ -130,15 +131,18 @@ def _within_budget(concepts: list[Concept], dfs: list[int]) -> list[Concept]:
     return chosen
 
 
-def _ranked(index: SearchIndex, concepts: list[Concept], scope: Scope, prefix: bool) -> Found:
+def _ranked(
+    index: SearchIndex, concepts: list[Concept], scope: Scope, prefix: bool, dfs: list[int] | None = None
+) -> Found:
     if not concepts:
         return [], {}
-    dfs = [_df(index, c) for c in concepts]
+    dfs = dfs if dfs is not None else [_df(index, c) for c in concepts]
     # Ranking reads every posting of the terms it ranks: only the rarest concepts are ranked by BM25;
     # a concept in thousands of sections still counts in the rerank (coverage) and in the AND below.
     rare = _within_budget(concepts, dfs) if not prefix else concepts
     cands = index.candidates(rare, all_of=False, limit=OR_CANDIDATES, prefix=prefix, scope=scope) if rare else {}
-    if len(concepts) > 1 or not cands:
+    complete = len(rare) == len(concepts) and len(cands) < OR_CANDIDATES  # the OR found every match already
+    if (len(concepts) > 1 or not cands) and not complete:
         ranked = prefix or min(dfs) <= RANK_BUDGET
         both = index.candidates(concepts, all_of=True, limit=AND_CANDIDATES, ranked=ranked, prefix=prefix, scope=scope)
         for rowid, score in both.items():
@@ -217,10 +221,11 @@ def search(
     if missing_acts:  # «приказ № 117» is not on the shelf: its number must not find «Статья 117»
         numbers = {k for _w, n in missing_acts for k in index_text(n).split()}
         concepts = [c for c in concepts if not any(set(alt) <= numbers for alt in c.alts)]
-    absent = [c for c in concepts if _df(index, c) == 0]
-    mode, (ranked, stored) = "exact", _ranked(index, concepts, scope, prefix=False)
+    dfs = [_df(index, c) for c in concepts]
+    absent = [c for c, df in zip(concepts, dfs, strict=True) if df == 0]
+    mode, (ranked, stored) = "exact", _ranked(index, concepts, scope, prefix=False, dfs=dfs)
     if not ranked:
-        mode, (ranked, stored) = "prefix", _ranked(index, concepts, scope, prefix=True)
+        mode, (ranked, stored) = "prefix", _ranked(index, concepts, scope, prefix=True, dfs=dfs)
     if not ranked and not missing_acts:
         mode, (ranked, stored) = "substring", _substring(index, text, scope)
     if not ranked:
@@ -314,9 +319,8 @@ def _hits(
     hits = []
     for g, lead in zip(shown, leads, strict=True):
         others = [r for r in g.rowids if r != lead]
-        hit = _hit(stored[lead], max(scores[r] for r in g.rowids), concepts, mode, query)
-        also = [_also(keys[r], status[r], keys[lead]) for r in others]
-        hits.append(hit.model_copy(update={"status": status[lead], "also_in": also}))
+        extra = {"status": status[lead], "also_in": [_also(keys[r], status[r], keys[lead]) for r in others]}
+        hits.append(_hit(stored[lead], keys[lead], max(scores[r] for r in g.rowids), concepts, mode, query, extra))
     return hits
 
 
@@ -330,8 +334,10 @@ def _also(k: KeyRow, status: str, lead: KeyRow) -> dict[str, str]:
     return {"kind": kind, "doc_id": k.doc_id, "clause": k.clause, "path": k.path, "status": status}
 
 
-def _hit(s: Stored, score: float, concepts: list[Concept], mode: str, query: str) -> Hit:
-    head = set(index_text(f"{s.title}\n{s.clause}\n{s.doc_id}").split())
+def _hit(
+    s: Stored, k: KeyRow, score: float, concepts: list[Concept], mode: str, query: str, extra: dict[str, Any]
+) -> Hit:
+    head = set(k.head.split())
     # What the title already shows («ст. 19», «RFC 9999») says nothing about where in the text to look.
     shown = [c for c in concepts if not any(set(alt) <= head for alt in c.alts)]
     wanted = [frozenset(k for alt in c.alts for k in alt if k not in STOPWORDS) for c in shown]
@@ -340,7 +346,8 @@ def _hit(s: Stored, score: float, concepts: list[Concept], mode: str, query: str
     table = [(str(c[0]), int(c[1]), int(c[2])) for c in s.clauses]
     a, b, inner = best_snippet(s.text, table, wanted, prefix=mode == "prefix", needles=needles, width=SNIPPET_CHARS)
     return Hit(path=s.path, title=s.title, doc_id=s.doc_id, clause=s.clause, snippet=s.text[a:b],
-               score=round(score, 4), pages=s.pages, edition=s.edition, snippet_clause=inner or s.clause)  # fmt: skip
+               score=round(score, 4), pages=s.pages, edition=s.edition, snippet_clause=inner or s.clause,
+               **extra)  # fmt: skip
 
 
 def _copy_label(a: dict[str, str]) -> str:

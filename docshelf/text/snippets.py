@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from functools import lru_cache
 
 from docshelf.law.clauses import blank_editorial
 from docshelf.text.analyzer import WORD, token_spans
@@ -93,7 +92,8 @@ def _concept_hits(
 
 
 # What a quick look folds before asking whether a segment may hold a key: ё and dashes (same length).
-_QUICK = str.maketrans({"ё": "е", **{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}})
+_QUICK = str.maketrans({"ё": "е", **{c: "_" for c in "-./\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}})
+_SEPARATORS = str.maketrans({c: "_" for c in "-./"})
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 
 
@@ -102,15 +102,17 @@ def _segment_hits(
 ) -> list[tuple[int, int]]:
     """:func:`_concept_hits` over the units and headings, normalizing only those a quick look finds a key in.
 
-    A long section is not normalized whole for a handful of query words.
+    A long section is not normalized whole for a handful of query words. The look is a substring test
+    on the lower-cased text with separators as ``_`` (as keys write them): it may let a segment through
+    that holds no key, never stop one that does, except where only normalization reveals the word.
     """
-    starts = _starts(frozenset(k for ks in wanted for k in ks | {_REF.sub("", k) for k in ks} if k))
+    probes = {k for ks in wanted for k in ks | {_REF.sub("", k) for k in ks} if k}
     hits = []
     whole = blanked.lower().translate(_QUICK)
     aligned = len(whole) == len(blanked) and not _INVISIBLE.search(blanked)
     for a, b in segments:
         folded = whole[a:b] if aligned else _INVISIBLE.sub("", blanked[a:b].lower().translate(_QUICK))
-        if not ((starts is not None and starts.search(folded)) or any(n in folded for n in needles or ())):
+        if not (any(p in folded for p in probes) or any(n in blanked[a:b].lower() for n in needles or ())):
             continue
         hits += [(a + pos, c) for pos, c in _concept_hits(normalize(blanked[a:b]), wanted, prefix, needles)]
     return hits
@@ -121,21 +123,17 @@ def _candidate_words(text: str, keysets: list[frozenset[str]]) -> list[tuple[int
 
     Only these are analysed: a long section is not tokenized whole for a handful of query words.
     """
-    starts = _starts(frozenset(k for ks in keysets for k in ks if k))
-    if starts is None:
+    prefixes = tuple({k for ks in keysets for k in ks if k})
+    if not prefixes:
         return []
     out = []
-    for m in starts.finditer(text):
-        word = WORD.match(text, m.start())
-        if word:
-            out.append((m.start(), word.group()))
+    for m in WORD.finditer(text):
+        word = m.group()
+        # A compound («ии-системам») is split by the analyzer: each part may begin like a key.
+        parts = [word] if "-" not in word else [word, *word.split("-")]
+        if any(p.translate(_SEPARATORS).startswith(prefixes) for p in parts):
+            out.append((m.start(), word))
     return out
-
-
-@lru_cache(maxsize=1024)
-def _starts(keys: frozenset[str]) -> re.Pattern[str] | None:
-    frags = sorted({re.escape(k).replace("_", "[-./_]") for k in keys}, key=len, reverse=True)
-    return re.compile(rf"(?<![^\W_])(?:{'|'.join(frags)})") if frags else None
 
 
 def innermost(clauses: list[Clause], a: int, b: int) -> Clause | None:
