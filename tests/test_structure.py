@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from docshelf.build.split import split_document
 from docshelf.build.structure import clause_id, find_headings, guess_title
 from docshelf.model import Block
@@ -170,3 +172,34 @@ def test_a_map_that_does_not_describe_the_text_is_ignored() -> None:
     entries = [ContentsEntry("7 Elsewhere", "7"), ContentsEntry("8 Nowhere", "8"), ContentsEntry("9 Other", "9")]
     blocks, mapped, missing = find_map(_sp_blocks(), entries, outline=False)
     assert blocks == _sp_blocks() and mapped == [] and missing == entries
+
+
+@pytest.mark.parametrize(
+    ("lines", "title"),
+    [
+        (["Утратил силу - Федеральный закон от 03.06.2006 г. N 73-ФЗ", "ВОДНЫЙ КОДЕКС"], "ВОДНЫЙ КОДЕКС"),
+        (["This document is subject to BCP 78 and the IETF Trust's Legal Provisions", "BGP VPNs"], "BGP VPNs"),
+        (["Standard 4.0.3", "Frontispiece ............................ 7"], "Standard 4.0.3"),
+        (["NIST Special Publication 800-63A", "NIST Special Publication 800-63A"], "NIST Special Publication 800-63A"),
+        (["С т а т ь я 37. Водопользование"], "Статья 37. Водопользование"),  # verbatim in the text
+    ],
+)
+def test_the_title_is_not_a_status_line_a_notice_or_a_contents_line(lines: list[str], title: str) -> None:
+    blocks = (*(Block(t, bold=True, size=1.4) for t in lines), Block("Body text of the document."))
+    assert guess_title(blocks, [], "file-name") == title
+
+
+@pytest.mark.parametrize(
+    ("lines", "doc_id"),
+    [
+        (["NIST Special Publication 800-63A", "Digital Identity Guidelines"], "NIST SP 800-63A"),
+        (["NIST Special Publication 800-171", "Revision 1"], "NIST SP 800-171 Rev. 1"),
+        (["RFC: 793", "TRANSMISSION CONTROL PROTOCOL"], "RFC 793"),
+        (["ГОСТ Р 57580.1-2017", "Безопасность финансовых (банковских) операций"], "ГОСТ Р 57580.1-2017"),
+        (["Руководящий документ", "Классификация по ГОСТ 34.003-90"], "file-name"),  # cites a ГОСТ, is none
+    ],
+)
+def test_ids_as_people_cite_them(lines: list[str], doc_id: str) -> None:
+    from docshelf.build.ids import derive_id
+
+    assert derive_id(tuple(Block(t) for t in lines), "file-name") == doc_id

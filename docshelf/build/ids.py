@@ -11,6 +11,9 @@ from docshelf.model import Block
 _HEAD_BLOCKS = 20
 _LAW = re.compile(r"(?:N|№)\s*(\d+(?:-\d+)?-(?:ФЗ|ФКЗ))")
 _RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
+_RFC_COLON = re.compile(r"(?:^|\s)RFC:\s*(\d{1,5})\b")  # the 1981 layout «RFC: 793»
+_NIST_SP = re.compile(r"(?:NIST\s+)?Special\s+Publication\s+(800-\d{1,3}[A-Za-z]?)\b(?:\s*,?\s*Revision\s+(\d+))?")
+_GOST = re.compile(r"ГОСТ\s+(?:Р\s+)?(?:ИСО/МЭК\s+|ISO/IEC\s+)?\d+(?:\.\d+)*-\d{2,4}\b")
 _ACT = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b", re.IGNORECASE)
 _ACT_NUMBER = re.compile(r"\bот\s+\d{1,2}[\s.]+\S+[\s.]+\d{4}\s*(?:г\.|года)?\s*(?:N|№)\s*(\d+[\w/-]*)", re.IGNORECASE)
 _SIGNED_NUMBER = re.compile(r"\b\d{1,2}\s+[а-я]{3,8}\s+\d{4}\s*(?:г\.|года)\s*(?:N|№)\s*(\d+[\w/-]*)")
@@ -26,8 +29,13 @@ def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
     """A citation id from the document's own opening lines (not from amendment lists); else ``fallback``."""
     head = [b.text for b in blocks[:_HEAD_BLOCKS] if not b.editorial and not _AMENDMENTS.search(b.text)]
     joined = " ".join(head)
-    if m := _RFC.search(joined):
+    if m := _RFC.search(joined) or _RFC_COLON.search(joined):
         return f"RFC {m.group(1)}"
+    if m := _NIST_SP.search(joined):  # «NIST SP 800-63A», «NIST SP 800-171 Rev. 1»: as people cite them
+        return f"NIST SP {m.group(1).upper()}" + (f" Rev. {m.group(2)}" if m.group(2) else "")
+    for text in head[:6]:  # the standard's own number opens a line; a ГОСТ it refers to does not
+        if m := _GOST.match(text.lstrip('"«')):
+            return " ".join(m.group(0).split())
     if act := _act_id(head):
         return act
     for text in head[:4]:  # «27 июля 2006 года N 152-ФЗ» opens a law; later numbers are references

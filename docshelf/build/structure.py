@@ -23,10 +23,12 @@ _TOC_TAIL = re.compile(r"(?:\.{2,}|\s)\s*\d{1,4}$")
 _MARKUP = re.compile(r"\*\*|__|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
 _SENTENCE_END = (".", ";", ",", ":")
 _NOT_TITLE = re.compile(
-    r"^(Abstract|Status of This Memo|Copyright|Table of Contents|Internet-Draft|Network Working Group|"
-    r"Request for Comments|RFC \d+|Оглавление|Содержание)\b|.*\b(?:19|20)\d\d$",
+    r"^(Abstract|Status of This Memo|Copyright|Table of Contents|Contents|Internet-Draft|Network Working Group|"
+    r"Request for Comments|RFC:?\s*\d+|Оглавление|Содержание|This document is subject to|"
+    r"This Internet-Draft is|Утратил[аои]? силу|Документ предоставлен)\b|.*\b(?:19|20)\d\d$|.*(?:\.\s?){4,}",
     re.IGNORECASE,
 )
+_LETTER_SPACED = re.compile(r"\b([^\W\d_](?: [^\W\d_]){3,})\b")  # «I N F O R M A T I O N»
 _BOILERPLATE_TITLE = re.compile(r"^(РОССИЙСКАЯ ФЕДЕРАЦИЯ|ФЕДЕРАЛЬНЫЙ ЗАКОН|ПРАВИТЕЛЬСТВО РОССИЙСКОЙ ФЕДЕРАЦИИ)$")
 
 
@@ -258,16 +260,23 @@ def _numbered_text(kind: str, number: str, text: str) -> str:
 
 
 def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: str) -> str:
-    """The document's title: bold/large lines of its preamble, else its first title-like line, else ``fallback``."""
+    """The document's title: bold/large lines of its preamble, else its first title-like line, else ``fallback``.
+
+    Not boilerplate («РОССИЙСКАЯ ФЕДЕРАЦИЯ»), a status line («Утратил силу …»), a licence notice or a
+    contents line; a line repeated (a cover and a title page) counts once.
+    """
     first = headings[0].index if headings else len(blocks)
     preamble = [b for b in blocks[:first][:15] if b.kind != "table" and not b.editorial and len(b.text) < 250]
-    styled = [plain(b.text) for b in preamble if b.bold or b.size >= 1.15 or b.kind == "heading"]
-    styled = [ln for ln in styled if not _BOILERPLATE_TITLE.match(ln) and not _NOT_TITLE.match(ln)][:3]
+    styled = [b for b in preamble if b.bold or b.size >= 1.15 or b.kind == "heading"]
+    styled = [b for b in styled if not _BOILERPLATE_TITLE.match(plain(b.text)) and not _NOT_TITLE.match(plain(b.text))]
     if styled:
-        return " ".join(styled)
+        lines = list(dict.fromkeys(plain(b.text) for b in styled))[:3]  # a cover and a title page repeat it
+        # Letter-spaced words are collapsed in the title (the text keeps them verbatim).
+        return _LETTER_SPACED.sub(lambda m: m.group(1).replace(" ", ""), " ".join(lines))
     for b in preamble:  # plain-text standards (RFCs): the first short line that reads like a title
         text = plain(b.text)
-        if 2 <= len(text.split()) <= 20 and not text.endswith(_SENTENCE_END) and not _NOT_TITLE.match(text):
+        title_like = 2 <= len(text.split()) <= 20 and not text.endswith(_SENTENCE_END)
+        if title_like and not _NOT_TITLE.match(text) and not _BOILERPLATE_TITLE.match(text):
             return text
     return fallback
 
