@@ -256,3 +256,12 @@ def test_rfc4271_figures_and_toc(rfc4271: Converted) -> None:
     open_format = next(b.text for b in rfc4271.blocks if b.text.startswith("```") and "Opt Parm Len" in b.text)
     assert "|           Hold Time           |" in open_format.splitlines()
     assert "4.2. OPEN Message Format .......................................13" in texts(rfc4271)
+
+
+def test_an_underlined_title_is_the_title_and_a_heading_not_text() -> None:
+    data = "Глоссарий демонстрационных документов\n=====================================\n\nтермин — определение\n"
+    converted = convert_text(data.encode("utf-8"), name="glossary.txt")
+    assert converted.title == "Глоссарий демонстрационных документов"
+    first = converted.blocks[0]
+    assert (first.kind, first.level, first.text) == ("heading", 1, "Глоссарий демонстрационных документов")
+    assert not any("===" in b.text for b in converted.blocks)

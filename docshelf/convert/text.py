@@ -330,6 +330,9 @@ def _chunks(lines: list[str]) -> list[list[str]]:
 def _heading(chunk: list[str], layout: Layout) -> tuple[int, str] | None:
     """A numbered heading standing alone at column 0 («4.2.  OPEN Message Format»), or, in text
     whose body is indented (RFCs), an unnumbered one («Abstract», «Appendix A.  …»)."""
+    if len(chunk) == 2 and _indent(chunk[0]) == 0 and (underline := _SETEXT.match(chunk[1])) and len(chunk[1]) >= 3:
+        # «Title» over «=====»: an underlined title (setext style) is a heading, its underline is not text.
+        return (1 if underline.group(1)[0] == "=" else 2), squeeze(chunk[0])
     if len(chunk) != 1 or _indent(chunk[0]) > 0:
         return None
     line = chunk[0].strip()
@@ -349,7 +352,11 @@ def _heading(chunk: list[str], layout: Layout) -> tuple[int, str] | None:
 
 
 def _text_title(lines: list[str]) -> str | None:
-    """The first centred line near the top (RFC title, «ФЕДЕРАЛЬНЫЙ ЗАКОН»), if there is one."""
+    """An underlined first line («Title» over «=====»), else the first centred line near the top
+    (RFC title, «ФЕДЕРАЛЬНЫЙ ЗАКОН»), if there is one."""
+    filled = [ln for ln in lines if ln.strip()]
+    if len(filled) >= 2 and _indent(filled[0]) == 0 and _SETEXT.match(filled[1]) and len(filled[1]) >= 3:
+        return squeeze(filled[0])
     for line in [ln for ln in lines if ln.strip()][:40]:
         if _indent(line) >= 10 and not _WIDE_GAP.search(line.strip()) and len(line.strip()) <= 120:
             return squeeze(line)
