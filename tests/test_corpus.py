@@ -91,6 +91,10 @@ def test_the_documents_own_contents_are_headings(metas: dict[str, dict[str, Any]
     assert q["furniture_lines"] == 0 and q["false_headings"] == []
 
 
+def test_every_corpus_document_meets_the_strict_quality_floors(corpus_shelf: Path) -> None:
+    assert [p for p in check.check(corpus_shelf, strict=True) if p.kind == "quality"] == []
+
+
 def test_nist_list_items_do_not_take_chapter_ids(metas: dict[str, dict[str, Any]]) -> None:
     meta = _meta(metas, "NIST.SP.800-63a.pdf")
     chapters = [s["clause"] for s in meta["sections"] if re.fullmatch(r"§\d+", s["clause"])]
