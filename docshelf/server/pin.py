@@ -164,7 +164,12 @@ class Pin:
             sha = self._after_fetch(at)
         if sha in self._readable_shas:
             return sha
-        if not gitrepo.reachable(self.root, sha, self.readable.patterns):
+        reachable = gitrepo.reachable(self.root, sha, self.readable.patterns)
+        if not reachable and self.fetch_missing is not None:
+            # A fetch writes the objects before it moves the ref: one may be half done right now.
+            self._after_fetch(at)
+            reachable = gitrepo.reachable(self.root, sha, self.readable.patterns)
+        if not reachable:
             raise UnknownCommitError(
                 f"Commit {sha[:12]} is not in the history of a ref this server reads ({self.readable.describe()}). "
                 "Give the `commit` of an earlier result, or ask the operator to add its ref with `serve --refs`."
