@@ -203,3 +203,30 @@ def test_ids_as_people_cite_them(lines: list[str], doc_id: str) -> None:
     from docshelf.build.ids import derive_id
 
     assert derive_id(tuple(Block(t) for t in lines), "file-name") == doc_id
+
+
+def test_two_contents_entries_set_in_one_line_become_two_headings() -> None:
+    from docshelf.build.completeness import ContentsEntry
+    from docshelf.build.docmap import find_map
+
+    blocks = (
+        Block("V3 Session Management", size=1.6),
+        Block("Control Objective", size=1.3),
+        Block("Sessions are unique to each individual.", page=0),
+        Block("Security Verification Requirements V3.1 Fundamental Session Management Security", size=1.3),
+        Block("Verify the application never reveals session tokens in URL parameters."),
+    )
+    entries = [
+        ContentsEntry("V3 Session Management"),
+        ContentsEntry("Control Objective"),
+        ContentsEntry("Security Verification Requirements"),
+        ContentsEntry("V3.1 Fundamental Session Management Security"),
+    ]
+    out, mapped, missing = find_map(blocks, entries, outline=False)
+    assert missing == []
+    assert [out[f.index].text for f in mapped] == [
+        "V3 Session Management",
+        "Control Objective",
+        "Security Verification Requirements",
+        "V3.1 Fundamental Session Management Security",
+    ]

@@ -124,24 +124,40 @@ def find_map(
     numbers pages its own way, so the offset is learnt from the first entry found. ``start`` is
     where the body begins (after a printed contents page).
     """
-    keys = [key(b.text) if _candidate(b) else "" for b in blocks]
+    work = list(blocks)
+    keys = [key(b.text) if _candidate(b) else "" for b in work]
     offset: int | None = 0 if outline else None
     cursor = start
     spans: list[tuple[int, int, ContentsEntry]] = []
     missing: list[ContentsEntry] = []
-    for entry in _body_entries(entries):
-        hit = _search(blocks, keys, entry, cursor, offset)
+    body = _body_entries(entries)
+    for k, entry in enumerate(body):
+        hit = _search(work, keys, entry, cursor, offset)
         if hit is None:
             missing.append(entry)
             continue
         i, n = hit
+        if n == 1 and k + 1 < len(body):
+            _split_two_headings(work, keys, i, entry, body[k + 1])
         spans.append((i, n, entry))
         cursor = i + max(n, 1)
-        if offset is None and entry.page and blocks[i].page:
-            offset = blocks[i].page - entry.page
+        if offset is None and entry.page and work[i].page:
+            offset = work[i].page - entry.page
     if len(spans) < MIN_MATCHED:
         return blocks, [], list(entries)
-    return _joined(blocks, spans, missing)
+    return _joined(tuple(work), spans, missing)
+
+
+def _split_two_headings(work: list[Block], keys: list[str], i: int, entry: ContentsEntry, nxt: ContentsEntry) -> None:
+    """Two headings the extractor set in one line («Security Verification Requirements V3.1 Fundamental
+    Session Management Security»): when the rest of the block is the next entry, it becomes a block."""
+    if keys[i] == key(entry.title) or not (cut := _run_in_end(work[i], entry.title)):
+        return
+    rest = work[i].with_text(work[i].text[cut:])
+    if key(rest.text) != key(nxt.title):
+        return
+    work[i : i + 1] = [work[i].with_text(work[i].text[:cut].rstrip()), rest]
+    keys[i : i + 1] = [key(work[i].text), key(rest.text)]
 
 
 def _search(
