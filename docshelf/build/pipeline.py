@@ -22,6 +22,7 @@ from docshelf.build.completeness import (
     numbering_problems,
 )
 from docshelf.build.docmap import find_map
+from docshelf.build.gist import gist
 from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
 from docshelf.build.split import Section, split_document, whole_document
@@ -29,6 +30,7 @@ from docshelf.build.structure import find_headings, guess_title
 from docshelf.law import grammar
 from docshelf.law.clauses import section_clauses
 from docshelf.law.repealed import OPENING_LINES, repeal_notice
+from docshelf.records import Clause
 
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -169,7 +171,7 @@ def _section_record(path: str, s: Section, markdown: str, english: bool) -> dict
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
     )
     clauses = section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex)
-    return {
+    record: dict[str, Any] = {
         "path": path,
         "title": s.title,
         "clause": s.clause,
@@ -180,3 +182,6 @@ def _section_record(path: str, s: Section, markdown: str, english: bool) -> dict
         "tokens": approx_tokens(markdown),
         "clauses": [[c.id, c.start, c.end] for c in clauses],
     }
+    if text := gist(markdown, s.clause, [Clause(c.id, c.start, c.end) for c in clauses]):
+        record["gist"] = text  # absent when empty, as in metas built before gists existed
+    return record

@@ -123,7 +123,8 @@ def _check_links(root: Path, rel: str, text: str) -> list[Problem]:
     for target in _LINK.findall(text):
         if "://" in target:
             continue
-        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target))
+        # «/docs/…» is shelf-absolute (how subindex pages link), anything else is relative to the page.
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target)).lstrip("/")
         if not (root / resolved).is_file():
             out.append(Problem(rel, "broken-link", f"link to {target} points to no file; run `docshelf rebuild`."))
     return out
