@@ -166,6 +166,16 @@ def rebuild(shelf_dir: Path | None, no_commit: bool, as_json: bool) -> None:
     click.echo("rebuilt: changes written" if changed else "rebuilt: no changes")
 
 
+@cli.command("rm")
+@click.argument("ids", nargs=-1, required=True)
+@SHELF_OPTION
+@click.option("--no-commit", is_flag=True, help="Delete the files but do not commit.")
+def rm(ids: tuple[str, ...], shelf_dir: Path | None, no_commit: bool) -> None:
+    """Remove documents by citation id (IDS) in one commit; earlier commits still hold them."""
+    for meta in shelf.remove(_shelf(shelf_dir), list(ids), commit=not no_commit):
+        click.echo(f"removed\t{meta.id}\t{meta.entry}")
+
+
 @cli.command()
 @SHELF_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print problems as JSON.")

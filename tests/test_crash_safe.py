@@ -1,4 +1,4 @@
-"""Writes survive ``kill -9`` at every step, and two writers take turns on the shelf's lock.
+"""Writes (``add``, ``rm``) survive ``kill -9`` at every step, and two writers take turns on the shelf's lock.
 
 ``docshelf add`` runs as a subprocess told (``DOCSHELF_TEST_CRASH_AT``) to SIGKILL itself at one
 step of ``gitrepo.commit_files``. Before the branch moves, the shelf must be exactly at the old
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from server_support import child_env, git
 
+from docshelf.build.pipeline import DocOptions
 from docshelf.shelf import gitrepo
 from docshelf.shelf import store as shelf
 
@@ -144,3 +145,55 @@ def test_two_concurrent_adds_both_land(tmp_path: Path) -> None:
     assert git(root, "rev-parse", "HEAD^^") == old  # two commits, one after the other: none lost
     assert {"docs/internal/p-1.md", "docs/internal/p-2.md"} <= tracked(root)
     assert status(root) == ""
+
+
+def docshelf(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "docshelf", *args, f"--shelf={root}"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=child_env(**env),
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def two_docs(tmp_path: Path) -> Path:
+    root = shelf.init(tmp_path / "shelf", name="Rm shelf")
+    for n in (1, 2):
+        options = DocOptions(source="", category="internal", id=f"П-{n}")
+        shelf.add(root, [source(tmp_path, n)], options, progress=lambda _m: None)
+    return root
+
+
+def test_rm_takes_a_document_off_in_one_commit(two_docs: Path) -> None:
+    before = gitrepo.resolve(two_docs)
+    run = docshelf(two_docs, "rm", "П-1")
+    assert run.returncode == 0 and run.stdout == "removed\tП-1\tdocs/internal/p-1.md\n", run.stderr
+    files = tracked(two_docs)
+    assert not {"docs/internal/p-1.md", "docs/internal/p-1.meta.json", "sources/polozhenie-1.md"} & files
+    assert {"docs/internal/p-2.md", "sources/polozhenie-2.md"} <= files
+    assert "П-1" not in (two_docs / "index.md").read_text(encoding="utf-8")
+    assert git(two_docs, "rev-parse", "HEAD^") == before and status(two_docs) == ""
+    assert "docs/internal/p-1.md" in git(two_docs, "ls-tree", "-r", "--name-only", before)
+
+
+def test_rm_of_an_unknown_id_names_the_ids_on_the_shelf(two_docs: Path) -> None:
+    before = gitrepo.resolve(two_docs)
+    run = docshelf(two_docs, "rm", "П-9")
+    assert run.returncode == 1 and "No document 'П-9' on the shelf. Document ids: П-1, П-2" in run.stderr
+    assert gitrepo.resolve(two_docs) == before
+
+
+@pytest.mark.parametrize("step", ["tree", "ref"])
+def test_kill_during_rm_leaves_the_old_or_the_new_commit(two_docs: Path, step: str) -> None:
+    before = gitrepo.resolve(two_docs)
+    assert docshelf(two_docs, "rm", "П-1", DOCSHELF_TEST_CRASH_AT=step).returncode == -9
+    tip = git(two_docs, "rev-parse", "refs/heads/main")
+    assert (tip if step in BEFORE_REF else git(two_docs, "rev-parse", f"{tip}^")) == before
+    assert ("docs/internal/p-1.md" in git(two_docs, "ls-tree", "-r", "--name-only", tip)) == (step in BEFORE_REF)
+    assert docshelf(two_docs, "rm", "П-2").returncode == 0
+    assert status(two_docs) == "" and gitrepo.leftovers(two_docs) == []
+    assert ("docs/internal/p-1.md" in tracked(two_docs)) == (step in BEFORE_REF)
+    assert "docs/internal/p-2.md" not in tracked(two_docs)

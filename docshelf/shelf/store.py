@@ -1,4 +1,4 @@
-"""The shelf on disk: init, add and rebuild, each all-or-nothing.
+"""The shelf on disk: init, add, rebuild and remove, each all-or-nothing.
 
 Conversion happens in memory first, so a bad source fails before anything is written. The new
 files are then laid out in memory too (``Stage``: the working tree overlaid with the changes) and
@@ -151,6 +151,37 @@ def add(
         ids = ", ".join(d.id for d, _, _ in built)
         _save(stage, commit, f"{verb} {ids}\n\n" + "\n".join(f"- {d.id}: {d.title}" for d, _, _ in built), branch)
     return [d for d, _, _ in built]
+
+
+def remove(root: Path, ids: Sequence[str], *, commit: bool = True, progress: Progress = _stderr) -> list[DocMeta]:
+    """Take documents off the shelf in one commit: sections, subindex pages, meta and source.
+
+    The commits before this one still hold them, so every earlier answer can be read again.
+
+    Raises:
+        ShelfError: an id names no document on the shelf.
+    """
+    with _writing(root, commit=commit, progress=progress):
+        config = load(root)
+        stage = Stage(root, metas(root))
+        by_id = {m.id: m for m in stage.base}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise ShelfError(
+                f"No document {', '.join(map(repr, missing))} on the shelf. Document ids: "
+                f"{', '.join(sorted(by_id)) or 'none'} (see `docshelf read-index`)."
+            )
+        gone = [by_id[i] for i in dict.fromkeys(ids)]
+        for meta in gone:
+            _remove_doc(stage, meta)
+            stage.remove(meta.meta_path)
+            stage.remove(meta.source.file)
+        for _path, _kind, message in check_relations([m for m in stage.base if m not in gone]):
+            progress(f"      warning: {message}")
+        _write_index(stage, config)
+        listed = "\n".join(f"- {m.id}: {m.title}" for m in gone)
+        _save(stage, commit, f"Remove {', '.join(m.id for m in gone)}\n\n{listed}", None)
+    return gone
 
 
 def _refuse_duplicates(
@@ -317,4 +348,4 @@ def _writing(root: Path, *, commit: bool, progress: Progress) -> Iterator[None]:
         yield
 
 
-__all__ = ["DocShelfError", "add", "init", "metas", "rebuild", "template_dir"]
+__all__ = ["DocShelfError", "add", "init", "metas", "rebuild", "remove", "template_dir"]
