@@ -195,6 +195,7 @@ def test_the_title_is_not_a_status_line_a_notice_or_a_contents_line(lines: list[
         (["NIST Special Publication 800-63A", "Digital Identity Guidelines"], "NIST SP 800-63A"),
         (["NIST Special Publication 800-171", "Revision 1"], "NIST SP 800-171 Rev. 1"),
         (["RFC: 793", "TRANSMISSION CONTROL PROTOCOL"], "RFC 793"),
+        (["Application Security Verification Standard 4.0.3", "Final"], "OWASP ASVS 4.0.3"),
         (["ГОСТ Р 57580.1-2017", "Безопасность финансовых (банковских) операций"], "ГОСТ Р 57580.1-2017"),
         (["Руководящий документ", "Классификация по ГОСТ 34.003-90"], "file-name"),  # cites a ГОСТ, is none
     ],

@@ -13,6 +13,7 @@ _LAW = re.compile(r"(?:N|№)\s*(\d+(?:-\d+)?-(?:ФЗ|ФКЗ))")
 _RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
 _RFC_COLON = re.compile(r"(?:^|\s)RFC:\s*(\d{1,5})\b")  # the 1981 layout «RFC: 793»
 _NIST_SP = re.compile(r"(?:NIST\s+)?Special\s+Publication\s+(800-\d{1,3}[A-Za-z]?)\b(?:\s*,?\s*Revision\s+(\d+))?")
+_ASVS = re.compile(r"Application Security Verification Standard\s+(?:Version\s+)?(\d+\.\d+(?:\.\d+)?)")
 _GOST = re.compile(r"ГОСТ\s+(?:Р\s+)?(?:ИСО/МЭК\s+|ISO/IEC\s+)?\d+(?:\.\d+)*-\d{2,4}\b")
 _ACT = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b", re.IGNORECASE)
 _ACT_NUMBER = re.compile(r"\bот\s+\d{1,2}[\s.]+\S+[\s.]+\d{4}\s*(?:г\.|года)?\s*(?:N|№)\s*(\d+[\w/-]*)", re.IGNORECASE)
@@ -33,6 +34,8 @@ def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
         return f"RFC {m.group(1)}"
     if m := _NIST_SP.search(joined):  # «NIST SP 800-63A», «NIST SP 800-171 Rev. 1»: as people cite them
         return f"NIST SP {m.group(1).upper()}" + (f" Rev. {m.group(2)}" if m.group(2) else "")
+    if m := _ASVS.search(joined):
+        return f"OWASP ASVS {m.group(1)}"
     for text in head[:6]:  # the standard's own number opens a line; a ГОСТ it refers to does not
         if m := _GOST.match(text.lstrip('"«')):
             return " ".join(m.group(0).split())

@@ -178,7 +178,7 @@ def quality_warnings(q: dict[str, Any]) -> list[str]:
     if c["expected"] and c["found"] < c["expected"]:
         out.append(
             f"contents: {c['found']} of {c['expected']} entries of the document's {c['source']} found as "
-            f"headings ({c['share']:.2f}); missing: {_some(c['missing'])}"
+            f"headings ({c['found'] / c['expected']:.3f}); missing: {_some(c['missing'])}"
         )
     if q["numbering_gaps"]:
         out.append(f"numbering: {_some(q['numbering_gaps'])}")
@@ -203,8 +203,8 @@ def below_floors(q: dict[str, Any], floors: QualityFloors) -> list[str]:
     share = c.get("share")
     if share is not None and share < floors.min_contents_found:
         out.append(
-            f"{c['found']} of {c['expected']} contents entries found as headings ({share:.2f} < "
-            f"{floors.min_contents_found:.2f}); missing: {_some(c.get('missing', []))}"
+            f"{c['found']} of {c['expected']} contents entries found as headings ({share:.3f} < "
+            f"{floors.min_contents_found:.3f}); missing: {_some(c.get('missing', []))}"
         )
     furniture = int(q.get("furniture_lines", 0))
     if furniture > floors.max_furniture_lines:
