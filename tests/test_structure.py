@@ -231,3 +231,26 @@ def test_two_contents_entries_set_in_one_line_become_two_headings() -> None:
         "Security Verification Requirements",
         "V3.1 Fundamental Session Management Security",
     ]
+
+
+def test_lines_before_the_maps_first_heading_are_front_matter() -> None:
+    from docshelf.build.completeness import ContentsEntry
+    from docshelf.build.docmap import find_map
+
+    blocks = (
+        Block("Contents", bold=True, size=1.4, page=1),
+        Block("Appendix C: Cryptography Standards", page=1),  # a contents line without leaders
+        Block("Frontispiece", bold=True, size=1.4, page=2),
+        Block("About the standard."),
+        Block("Preface", bold=True, size=1.4, page=3),
+        Block("Why the standard exists."),
+        Block("Appendix C: Cryptography Standards", bold=True, size=1.4, page=4),
+        Block("Algorithms and their strengths."),
+    )
+    entries = [
+        ContentsEntry("Frontispiece", page=2),
+        ContentsEntry("Preface", page=3),
+        ContentsEntry("Appendix C: Cryptography Standards", page=4),
+    ]
+    out, mapped, _missing = find_map(blocks, entries, outline=True)
+    assert [h.index for h in find_headings(out, mapped=mapped)] == [2, 4, 6]

@@ -189,9 +189,10 @@ def _with_map(
     depth_rank = {f.number.count("."): f.rank for f in mapped if f.kind == "num" and f.number}
     depth = max((n.count(".") + 1 for n in numbers), default=0)
     below = max((f.rank for f in mapped), default=MAP_RANK) + 1
+    first = min((f.index for f in mapped), default=0)
     for i, (kind, rank, number) in sorted(candidates.items()):
-        if i in out or kind in ("big", "source"):
-            continue
+        if i in out or kind in ("big", "source") or i < first:
+            continue  # before the map's first heading: the title page and the printed contents
         if kind == "num":
             parent = number.rpartition(".")[0]
             if number in contents and number not in numbers:
