@@ -305,13 +305,13 @@ async def test_one_lookup_of_the_ref_per_call(small: Path, monkeypatch: pytest.M
     make_version(small, "V2")
     path = doc_path(small)
     lookups: list[str] = []
-    real = gitrepo._lookup
+    real = gitrepo.refs._lookup  # the one place a ref is looked up
 
     def counting(root: Path, ref: str) -> str:
         lookups.append(ref)
         return real(root, ref)
 
-    monkeypatch.setattr(gitrepo, "_lookup", counting)
+    monkeypatch.setattr(gitrepo.refs, "_lookup", counting)
     calls = [
         ("fetch", {"path": path}),
         ("read_index", {}),
