@@ -99,9 +99,12 @@ def _rerank(
         every = f"{named}| {k.ctx} | {k.body} "
         has = [found_in(c, every, prefix) for c in concepts]
         coverage = _share(weights, has)
-        in_head = _share(weights, [found_in(c, head, prefix) for c in concepts])
+        # The head and the clause ids are parts of `every`: a concept absent there is absent from them.
+        in_head = _share(weights, [h and found_in(c, head, prefix) for c, h in zip(concepts, has, strict=True)])
         # An identifier naming the section (title, clause ids) counts fully, one only in its text half.
-        idents = [1.0 if found_in(c, named, prefix) else 0.5 * h for c, h in zip(concepts, has, strict=True) if c.ident]
+        idents = [
+            1.0 if h and found_in(c, named, prefix) else 0.5 * h for c, h in zip(concepts, has, strict=True) if c.ident
+        ]
         ident = sum(idents) / len(idents) if idents else 0.0
         score = cands[rowid] / best + W_COVERAGE * coverage + W_HEAD * in_head + W_IDENT * ident
         if k.continued:
