@@ -131,13 +131,13 @@ def add(
         docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit, update=update,
                          progress=say)  # fmt: skip
     if as_json:
-        rows = [{"id": d.id, "entry": d.entry_path, "sections": len(d.meta["sections"]),
-                 "quality": d.meta.get("quality", {})} for d in docs]  # fmt: skip
+        rows = [{"id": d.id, "entry": d.entry_path, "sections": len(d.meta.section_data),
+                 "quality": dict(d.meta.quality or {})} for d in docs]  # fmt: skip
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     for d in docs:
-        click.echo(f"{d.id}\t{d.entry_path}\t{len(d.meta['sections'])} section(s)")
-        _echo_quality((d.id, w) for w in d.meta.get("quality", {}).get("warnings", []))
+        click.echo(f"{d.id}\t{d.entry_path}\t{len(d.meta.section_data)} section(s)")
+        _echo_quality((d.id, w) for w in (d.meta.quality or {}).get("warnings", []))
 
 
 def _echo_quality(notes: Iterable[tuple[str, str]]) -> None:

@@ -32,6 +32,7 @@ _DOC_KEYS = frozenset(
         "sections",
         "expected_clauses",
         "warnings",
+        "quality",
     )
 )
 
@@ -157,6 +158,7 @@ class DocMeta:
     section_data: tuple[Mapping[str, Any] | SectionMeta, ...] = field(default=(), repr=False)
     expected_clauses: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    quality: Mapping[str, Any] | None = None  # the build's report on itself (build.quality); None before it existed
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
@@ -175,6 +177,7 @@ class DocMeta:
             section_data=tuple(raw.get("sections", ())),
             expected_clauses=tuple(raw.get("expected_clauses", ())),
             warnings=tuple(raw.get("warnings", ())),
+            quality=raw.get("quality"),
             extra=_extra(raw, _DOC_KEYS),
         )
 
@@ -204,6 +207,8 @@ class DocMeta:
             "expected_clauses": list(self.expected_clauses),
             "warnings": list(self.warnings),
         }
+        if self.quality is not None:
+            out["quality"] = dict(self.quality)
         return {**out, **self.extra}
 
     def dumps(self) -> str:

@@ -333,8 +333,8 @@ def test_the_repealed_water_code_of_1995_gets_the_notice_at_add(tmp_path: Path) 
     source = corpus_file("ru-regulations/deep-foundation__russian-laws/102038209.html")
     root = shelf.init(tmp_path / "shelf")
     (doc,) = shelf.add(root, [source], DocOptions("", "laws", "Водный кодекс РФ 1995"), progress=quiet)
-    (notice,) = [w for w in doc.meta["warnings"] if w.startswith("edition:")]
+    (notice,) = [w for w in doc.meta.warnings if w.startswith("edition:")]
     assert "«Утратил силу - Федеральный закон от 03.06.2006" in notice
     dated = DocOptions("", "laws", "Водный кодекс РФ 1995 (b)", edition={"valid_to": "2007-01-01"})
     (again,) = shelf.add(root, [source], dated, progress=quiet)
-    assert not [w for w in again.meta["warnings"] if w.startswith("edition:")]
+    assert not [w for w in again.meta.warnings if w.startswith("edition:")]

@@ -28,10 +28,10 @@ def asvs_pdf(gen_dir: Path) -> Path:
 
 def test_sp_contents_entries_are_the_clauses_list_items_and_furniture_are_not(sp_pdf: Path) -> None:
     doc = _build(sp_pdf)
-    (section,) = doc.meta["sections"]
+    (section,) = doc.meta.to_json()["sections"]
     ids = [c[0] for c in section["clauses"]]
     assert ids == ["§1", "§1.1", "§2", "§2.1", "§2.2", "§3", "§3.1", "AC-2", "AC-2(1)", "AC-2(2)", "§4"]
-    q = doc.meta["quality"]
+    q = doc.meta.to_json()["quality"]
     assert q["contents"] == {"source": "contents", "expected": 8, "found": 8, "share": 1.0, "missing": []}
     assert (q["furniture_lines"], q["false_headings"], q["warnings"]) == (0, [], [])
     text = doc.files[section["path"]]
@@ -42,7 +42,7 @@ def test_sp_contents_entries_are_the_clauses_list_items_and_furniture_are_not(sp
 
 def test_sp_split_at_its_own_sections(sp_pdf: Path) -> None:
     doc = _build(sp_pdf, split=True)
-    sections = doc.meta["sections"]
+    sections = doc.meta.to_json()["sections"]
     assert [s["clause"] for s in sections] == ["", "§1", "§2", "§3", "§4"]  # the title page, then the chapters
     assert [s["title"] for s in sections[1:]] == ["1 Purpose", "2 Requirements", "3 Security Controls", "4 References"]
     inner = {s["clause"]: [c[0] for c in s["clauses"]] for s in sections}
@@ -52,7 +52,7 @@ def test_sp_split_at_its_own_sections(sp_pdf: Path) -> None:
 
 def test_asvs_requirement_rows_are_table_rows_and_clauses(asvs_pdf: Path) -> None:
     doc = _build(asvs_pdf)
-    (section,) = doc.meta["sections"]
+    (section,) = doc.meta.to_json()["sections"]
     requirements = [c[0] for c in section["clauses"] if c[0].startswith("V")]
     assert requirements == ["V2.1.1", "V2.1.2", "V2.1.3", "V2.1.4", "V2.2.1", "V2.2.2"]
     text = doc.files[section["path"]]
@@ -65,7 +65,7 @@ def test_asvs_requirement_rows_are_table_rows_and_clauses(asvs_pdf: Path) -> Non
         "| 2.2.2 | Verify that the use of weak authenticators is limited to secondary verification. |  | ✓ | ✓ | 304 |"
         in text
     )
-    assert doc.meta["quality"]["unaligned_tables"] == 0
+    assert doc.meta.to_json()["quality"]["unaligned_tables"] == 0
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +75,8 @@ def decree_pdf(gen_dir: Path) -> Path:
 
 def test_decree_unruled_table_keeps_its_rows_across_the_page_break(decree_pdf: Path) -> None:
     doc = _build(decree_pdf)
-    assert doc.meta["id"] == "Указ № 763"  # from the signature block «1 февраля 2024 года № 763»
-    (section,) = doc.meta["sections"]
+    assert doc.meta.to_json()["id"] == "Указ № 763"  # from the signature block «1 февраля 2024 года № 763»
+    (section,) = doc.meta.to_json()["sections"]
     text = doc.files[section["path"]]
     header = "| № п/п | Наименование должности | Оклад (рублей) | Коэффициент |"
     rows = [f"| {n} | {name} | {salary} | {k} |" for n, name, salary, k in familygen.DECREE_ROWS]
@@ -101,11 +101,11 @@ def test_bulleted_lists_laid_out_in_two_columns_are_not_tables() -> None:
 
 def test_methodical_recommendations_follow_their_outline(gen_dir: Path) -> None:
     doc = _build(familygen.make_methodical_pdf(gen_dir / "metod.pdf"), split=True)
-    sections = doc.meta["sections"]
+    sections = doc.meta.to_json()["sections"]
     assert [s["title"] for s in sections[1:]] == familygen.METHODICAL_OUTLINE  # the wrapped heading joined
     assert [s["clause"] for s in sections[1:]] == ["разд. I", "разд. II", "разд. III", "прил. 1"]
     assert [c[0] for c in sections[3]["clauses"]] == ["разд. III", "п. 1", "п. 2", "п. 3"]
-    assert doc.meta["quality"]["contents"]["share"] == 1.0
+    assert doc.meta.to_json()["quality"]["contents"]["share"] == 1.0
 
 
 def test_a_bold_heading_wrapped_onto_a_second_line_is_joined_without_an_outline() -> None:

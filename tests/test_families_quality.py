@@ -48,13 +48,13 @@ def test_quality_is_the_last_key_of_the_meta_and_a_clean_build_meets_the_floors(
 
 def test_strict_check_fails_a_document_below_the_contents_floor(new_shelf: Path, phantom_pdf: Path) -> None:
     (doc,) = shelf.add(new_shelf, [phantom_pdf], DocOptions("", "manuals"), progress=_quiet)
-    q = doc.meta["quality"]["contents"]
+    q = doc.meta.to_json()["quality"]["contents"]
     assert (q["found"], q["expected"], q["missing"]) == (9, 11, ["Maintenance Contracts", "Warranty Terms"])
     assert [p.kind for p in check.check(new_shelf)] == []  # a warning, not a problem, without --strict
     (problem,) = check.check(new_shelf, strict=True)
     assert problem.kind == "quality" and "9 of 11 contents entries" in problem.message
-    assert check.quality_notes(new_shelf) == [(doc.id, doc.meta["quality"]["warnings"][0])]
-    assert "missing: Maintenance Contracts, Warranty Terms" in doc.meta["quality"]["warnings"][0]
+    assert check.quality_notes(new_shelf) == [(doc.id, doc.meta.to_json()["quality"]["warnings"][0])]
+    assert "missing: Maintenance Contracts, Warranty Terms" in doc.meta.to_json()["quality"]["warnings"][0]
 
 
 def test_the_floor_comes_from_the_shelf_config(new_shelf: Path, phantom_pdf: Path) -> None:

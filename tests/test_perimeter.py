@@ -45,7 +45,7 @@ data = open(sys.argv[1], "rb").read()
 doc = build_document(data, DocOptions(source="demo.pdf", category="laws"), ShelfConfig(name="probe"))
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("onnxruntime", "pymupdf4llm", "pymupdf_layout",
                "torch", "marker", "numpy"))
-print(json.dumps({"sections": len(doc.meta["sections"]), "heavy": heavy, "network": events}))
+print(json.dumps({"sections": len(doc.meta.sections), "heavy": heavy, "network": events}))
 """
 
 

@@ -85,7 +85,7 @@ def test_long_generated_law_is_balanced_and_healthy(tmp_path: Path, gen_dir: Pat
     pdf = pdfgen.make_long_regulation_pdf(gen_dir / "long.pdf", pages=100)
     root = shelf.init(tmp_path / "s")
     (doc,) = shelf.add(root, [pdf], DocOptions(source="", category="laws", id="888-ФЗ"), progress=lambda _m: None)
-    assert len(doc.meta["sections"]) > toc.MAX_ENTRIES
+    assert len(doc.meta.sections) > toc.MAX_ENTRIES
     for rel, text in toc.render_subindexes(doc.meta).items():
         assert (root / rel).read_text(encoding="utf-8") == text
         assert len([ln for ln in text.splitlines() if ln.startswith("- [")]) <= toc.MAX_ENTRIES

@@ -11,10 +11,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
 
 from docshelf.law import grammar as g
 from docshelf.model import Block
+from docshelf.records import DocMeta
 
 _TOC_LINE = re.compile(r"(?:\.{3,}|…{2,})\s*\d{1,4}$")
 # A printed contents line of any family: «1.1 PURPOSE ........ 2», «APPENDIX A REFERENCES ....A-1», «Foreword … iv».
@@ -138,22 +138,19 @@ def _toc_clause(title: str, english: bool) -> str:
     return ""
 
 
-def missing_clauses(meta: dict[str, Any]) -> list[str]:
+def missing_clauses(meta: DocMeta) -> list[str]:
     """Announced clauses that no section carries."""
-    have = {cid for s in meta["sections"] for cid, _a, _b in s.get("clauses", [])}
-    have |= {s["clause"] for s in meta["sections"]}
-    english = meta.get("language") == "en"
-    have |= {
-        _toc_clause(g, english) for s in meta["sections"] for g in s.get("groups", [])
-    }  # a heading kept as a group
-    return [c for c in meta.get("expected_clauses", []) if c not in have]
+    have = {c.id for _s, c in meta.clauses()}
+    have |= {s.clause for s in meta.sections}
+    have |= {_toc_clause(text, meta.english) for s in meta.sections for text in s.groups}  # a heading kept as a group
+    return [c for c in meta.expected_clauses if c not in have]
 
 
-def numbering_problems(meta: dict[str, Any]) -> list[str]:
+def numbering_problems(meta: DocMeta) -> list[str]:
     """Article numbers that repeat, go backwards or skip one («ст. 5» then «ст. 7»)."""
     seen: list[tuple[int, int]] = []
-    for s in meta["sections"]:
-        key = g.article_key(s.get("clause", ""))
+    for s in meta.sections:
+        key = g.article_key(s.clause)
         if key is not None:
             if not seen or seen[-1] != key:
                 seen.append(key)

@@ -6,10 +6,8 @@ Pure: no disk, no Git. ``shelf.py`` decides where the files go and commits them.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from docshelf import convert
 from docshelf.build import quality, toc
@@ -30,7 +28,7 @@ from docshelf.build.structure import find_headings, guess_title
 from docshelf.law import grammar
 from docshelf.law.clauses import section_clauses
 from docshelf.law.repealed import OPENING_LINES, repeal_notice
-from docshelf.records import Clause
+from docshelf.records import Clause, DocMeta, SectionMeta, SourceFile
 
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -58,7 +56,7 @@ class BuiltDoc:
     category: str  # folder path under docs/
     slug: str
     files: dict[str, str]  # shelf-relative path -> text
-    meta: dict[str, Any]
+    meta: DocMeta
 
     @property
     def meta_path(self) -> str:
@@ -67,7 +65,7 @@ class BuiltDoc:
     @property
     def entry_path(self) -> str:
         """The file a table of contents links to: the subindex of a split document, else the document."""
-        return self.meta["entry"]  # type: ignore[no-any-return]
+        return self.meta.entry
 
 
 def sha256(data: bytes) -> str:
@@ -118,37 +116,38 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
         records.append(_section_record(path, s, markdown, english))
-    meta: dict[str, Any] = {
-        "id": doc_id,
-        "title": title,
-        "category": category,
-        "entry": f"{base}/subindex.md" if split else f"{base}.md",
-        "source": {"file": f"sources/{options.source}", "sha256": sha256(data), "bytes": len(data)},
-        "converter": {"name": converted.converter, "version": converted.converter_version},
-        "pages": converted.pages,
-        "language": "en" if english else "ru",
-        "options": {"quality": options.quality, "split": options.split},
-        "edition": {k: v for k, v in options.edition.items() if v},
-        "sections": records,
-        "expected_clauses": expected_clauses(converted.outline, blocks, english),
-        "warnings": list(converted.warnings),
-    }
-    meta["warnings"] += [
-        f"completeness: {c} is announced by the document's contents but not found" for c in missing_clauses(meta)
+    meta = DocMeta(
+        id=doc_id,
+        title=title,
+        category=category,
+        entry=f"{base}/subindex.md" if split else f"{base}.md",
+        source=SourceFile(f"sources/{options.source}", sha256(data), len(data)),
+        converter={"name": converted.converter, "version": converted.converter_version},
+        pages=converted.pages,
+        language="en" if english else "ru",
+        options={"quality": options.quality, "split": options.split},
+        edition={k: v for k, v in options.edition.items() if v},
+        section_data=tuple(records),
+        expected_clauses=tuple(expected_clauses(converted.outline, blocks, english)),
+    )
+    warnings = [
+        *converted.warnings,
+        *(f"completeness: {c} is announced by the document's contents but not found" for c in missing_clauses(meta)),
+        *(f"numbering: {p}" for p in numbering_problems(meta)),
     ]
-    meta["warnings"] += [f"numbering: {p}" for p in numbering_problems(meta)]
-    if notice := repeal_notice((b.text for b in blocks[:OPENING_LINES]), meta["edition"]):
-        meta["warnings"].append(notice)
-    meta["quality"] = quality.assess(
+    if notice := repeal_notice((b.text for b in blocks[:OPENING_LINES]), meta.edition):
+        warnings.append(notice)
+    report = quality.assess(
         contents=(map_source, entries, unmapped),
         blocks=blocks,
         headings=headings,
         sections=quality.section_view(records, files),
         meta=meta,
     )
+    meta = replace(meta, warnings=tuple(warnings), quality=report)
     if split:
         files.update(toc.render_subindexes(meta))
-    files[f"{base}.meta.json"] = json.dumps(meta, ensure_ascii=False, indent=2) + "\n"
+    files[f"{base}.meta.json"] = meta.dumps()
     return BuiltDoc(doc_id, title, category, slug, files, meta)
 
 
@@ -166,22 +165,23 @@ def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
     return f"{line}\n\n{s.markdown}"
 
 
-def _section_record(path: str, s: Section, markdown: str, english: bool) -> dict[str, Any]:
+def _section_record(path: str, s: Section, markdown: str, english: bool) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
     )
-    clauses = section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex)
-    record: dict[str, Any] = {
-        "path": path,
-        "title": s.title,
-        "clause": s.clause,
-        "part": s.part,
-        "groups": list(s.groups),
-        "pages": list(s.pages),
-        "bytes": len(markdown.encode("utf-8")),
-        "tokens": approx_tokens(markdown),
-        "clauses": [[c.id, c.start, c.end] for c in clauses],
-    }
-    if text := gist(markdown, s.clause, [Clause(c.id, c.start, c.end) for c in clauses]):
-        record["gist"] = text  # absent when empty, as in metas built before gists existed
-    return record
+    spans = tuple(
+        Clause(c.id, c.start, c.end)
+        for c in section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex)
+    )
+    return SectionMeta(
+        path=path,
+        title=s.title,
+        clause=s.clause,
+        part=s.part,
+        groups=tuple(s.groups),
+        pages=tuple(s.pages),
+        bytes=len(markdown.encode("utf-8")),
+        tokens=approx_tokens(markdown),
+        clauses=spans,
+        gist=gist(markdown, s.clause, spans),
+    )

@@ -21,6 +21,7 @@ from docshelf.build.docmap import key
 from docshelf.build.options import QualityFloors
 from docshelf.build.structure import Heading
 from docshelf.model import Block
+from docshelf.records import DocMeta, SectionMeta
 
 _FALLBACK_PART = re.compile(r"\((\d+)/(\d+)\)$")
 _MD_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.M)
@@ -130,7 +131,7 @@ def assess(
     blocks: tuple[Block, ...],
     headings: Sequence[Heading],
     sections: Sequence[Shelved],
-    meta: dict[str, Any],
+    meta: DocMeta,
 ) -> dict[str, Any]:
     """The quality record of one built document (see the module docstring); ``warnings`` says it in words.
 
@@ -138,7 +139,7 @@ def assess(
     the entries the map search did not find in the body.
     """
     source, entries, unmapped = contents
-    found, missing = contents_share(entries, unmapped, sections, meta["title"])
+    found, missing = contents_share(entries, unmapped, sections, meta.title)
     furniture = surviving_furniture(blocks)
     gaps = [*numbering_problems(meta), *heading_gaps(headings)]
     false = false_headings(sections)
@@ -212,15 +213,15 @@ def below_floors(q: dict[str, Any], floors: QualityFloors) -> list[str]:
     return out
 
 
-def section_view(records: Sequence[dict[str, Any]], files: dict[str, str]) -> list[Shelved]:
+def section_view(records: Sequence[SectionMeta], files: dict[str, str]) -> list[Shelved]:
     """The built sections as quality sees them (title, clause ids, Markdown)."""
     return [
         Shelved(
-            title=r["title"],
-            clause=r["clause"],
-            groups=tuple(r.get("groups", ())),
-            clause_ids=tuple(c[0] for c in r.get("clauses", ())),
-            markdown=files.get(r["path"], ""),
+            title=r.title,
+            clause=r.clause,
+            groups=r.groups,
+            clause_ids=tuple(r.clause_ids()),
+            markdown=files.get(r.path, ""),
         )
         for r in records
     ]

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
 
 from slugify import slugify
 
@@ -158,9 +157,8 @@ def _clause_range(sections: Sequence[SectionMeta]) -> str:
     return f"{first}–{last[len(prefix) + 1 :]}"
 
 
-def render_subindexes(record: DocMeta | Mapping[str, Any]) -> dict[str, str]:
+def render_subindexes(meta: DocMeta) -> dict[str, str]:
     """Every subindex page of one split document: path -> Markdown."""
-    meta = DocMeta.coerce(record)
     entry = meta.entry
     here = posixpath.dirname(entry)
     sections = meta.sections
@@ -198,14 +196,14 @@ def _doc_line(m: DocMeta, absolute: bool) -> str:
     return f"- [{m.title}]({link(m.entry) if absolute else m.entry}): " + " · ".join(f for f in facts if f)
 
 
-def render_indexes(name: str, description: str, metas: Sequence[DocMeta | Mapping[str, Any]]) -> dict[str, str]:
+def render_indexes(name: str, description: str, metas: Sequence[DocMeta]) -> dict[str, str]:
     """The root ``index.md`` (H1, ``>`` summary, H2 per category) and category pages for big categories."""
     pages: dict[str, str] = {}
     lines = [f"# {name}", "", f"> {description}", ""]
     if not metas:
         lines += ["No documents yet: add some with `docshelf add FILE`.", ""]
     by_cat: dict[str, list[DocMeta]] = {}
-    for m in map(DocMeta.coerce, metas):
+    for m in metas:
         by_cat.setdefault(m.category, []).append(m)
     for cat in sorted(by_cat):
         docs = sorted(by_cat[cat], key=lambda m: (m.id, m.entry))
@@ -227,6 +225,6 @@ def render_indexes(name: str, description: str, metas: Sequence[DocMeta | Mappin
     return pages
 
 
-def render_index(name: str, description: str, metas: Sequence[DocMeta | Mapping[str, Any]]) -> str:
+def render_index(name: str, description: str, metas: Sequence[DocMeta]) -> str:
     """The root ``index.md`` alone."""
     return render_indexes(name, description, metas)["index.md"]

@@ -344,7 +344,7 @@ def _successor_note(meta: DocMeta, metas: Sequence[DocMeta], english: bool) -> s
     return f" Replacement: {route}{path}." if english else f" Замена: {route}{path}."
 
 
-def check_relations(metas: Sequence[DocMeta | Mapping[str, Any]]) -> list[tuple[str, str, str]]:
+def check_relations(metas: Sequence[DocMeta]) -> list[tuple[str, str, str]]:
     """Edition problems of a shelf as ``(path, kind, message)``, ready for ``check.Problem(*t)``.
 
     Kinds: ``edition-field`` (unknown field or not an object), ``edition-date`` (unreadable date),
@@ -353,12 +353,11 @@ def check_relations(metas: Sequence[DocMeta | Mapping[str, Any]]) -> list[tuple[
     ``edition-valid-to`` (replaced without ``valid_to``), ``edition-cycle`` (A replaced by B
     replaced by A). Linear in the number of documents: one pass over one id table.
     """
-    records = [DocMeta.coerce(m) for m in metas]
-    shelf = by_key(records)
+    shelf = by_key(metas)
     out: list[tuple[str, str, str]] = []
-    for meta in records:
+    for meta in metas:
         out += _check_one(meta, shelf.keys())
-    out += _cycles(records, shelf)
+    out += _cycles(metas, shelf)
     return out
 
 

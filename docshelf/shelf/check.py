@@ -17,6 +17,8 @@ from docshelf.build.pipeline import sha256
 from docshelf.build.quality import below_floors
 from docshelf.convert.pdf import garbled_share
 from docshelf.law.editions import check_relations
+from docshelf.records import DocMeta, SectionMeta
+from docshelf.shelf import gitrepo
 from docshelf.shelf.config import load
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -48,6 +50,7 @@ def check(root: Path, *, strict: bool = False) -> list[Problem]:
         problems += _check_doc(root, meta, config.split.max_section_chars, linked)
     problems += _check_orphans(root, linked)
     problems += [Problem(*found) for found in check_relations(metas)]
+    problems += [Problem(".git", "interrupted-write", message) for message in gitrepo.leftovers(root)]
     if strict:
         problems += _check_quality(metas, config.quality)
     return problems
@@ -56,12 +59,12 @@ def check(root: Path, *, strict: bool = False) -> list[Problem]:
 def quality_notes(root: Path) -> list[tuple[str, str]]:
     """(document id, warning) for every document whose build reported a quality warning."""
     metas, _problems = _read_metas(root)
-    return [(m["id"], w) for m in metas for w in (m.get("quality") or {}).get("warnings", [])]
+    return [(m.id, w) for m in metas for w in (m.quality or {}).get("warnings", [])]
 
 
-def _read_metas(root: Path) -> tuple[list[dict[str, Any]], list[Problem]]:
-    """The documents' metas; a meta that is a symlink or not JSON is a problem, never a crash."""
-    metas: list[dict[str, Any]] = []
+def _read_metas(root: Path) -> tuple[list[DocMeta], list[Problem]]:
+    """The documents' metas; a meta that is a symlink, not JSON or not a meta is a problem, never a crash."""
+    metas: list[DocMeta] = []
     problems: list[Problem] = []
     docs = root / "docs"
     for path in sorted(docs.rglob("*.meta.json")) if docs.is_dir() else []:
@@ -76,27 +79,34 @@ def _read_metas(root: Path) -> tuple[list[dict[str, Any]], list[Problem]]:
             )
             continue
         try:
-            metas.append(json.loads(path.read_text(encoding="utf-8")))
+            raw = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
             continue  # reported as bad-meta by _check_orphans
+        try:
+            meta = DocMeta.from_json(raw)
+            meta.sections  # noqa: B018  (read now, so a malformed section is reported here, not met later)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            problems.append(Problem(rel, "bad-meta", f"not a document meta ({exc!r}); restore it from Git."))
+            continue
+        metas.append(meta)
     return metas, problems
 
 
-def _check_quality(metas: list[dict[str, Any]], floors: QualityFloors) -> list[Problem]:
+def _check_quality(metas: list[DocMeta], floors: QualityFloors) -> list[Problem]:
     return [
         Problem(
-            meta["entry"],
+            meta.entry,
             "quality",
-            f"{meta['id']}: {reason}. Look at the document's headings (or lower the floor under "
+            f"{meta.id}: {reason}. Look at the document's headings (or lower the floor under "
             "`quality` in .docshelf.json if the document really is like this).",
         )
         for meta in metas
-        if meta.get("quality")
-        for reason in below_floors(meta["quality"], floors)
+        if meta.quality
+        for reason in below_floors(dict(meta.quality), floors)
     ]
 
 
-def _check_index(root: Path, name: str, description: str, metas: list[dict[str, Any]]) -> list[Problem]:
+def _check_index(root: Path, name: str, description: str, metas: list[DocMeta]) -> list[Problem]:
     index = root / "index.md"
     if not index.is_file():
         return [Problem("index.md", "missing", "the root index is missing; run `docshelf rebuild`.")]
@@ -130,22 +140,22 @@ def _check_links(root: Path, rel: str, text: str) -> list[Problem]:
     return out
 
 
-def _check_doc(root: Path, meta: dict[str, Any], max_chars: int, linked: set[str]) -> list[Problem]:
+def _check_doc(root: Path, meta: DocMeta, max_chars: int, linked: set[str]) -> list[Problem]:
     out: list[Problem] = []
-    entry = meta["entry"]
-    src = root / meta["source"]["file"]
+    entry = meta.entry
+    src = root / meta.source.file
     if not src.is_file():
         out.append(
             Problem(
-                meta["source"]["file"],
+                meta.source.file,
                 "missing-source",
-                f"source of {meta['id']} is missing; restore it from Git.",
+                f"source of {meta.id} is missing; restore it from Git.",
             )
         )
-    elif sha256(src.read_bytes()) != meta["source"]["sha256"]:
+    elif sha256(src.read_bytes()) != meta.source.sha256:
         out.append(
             Problem(
-                meta["source"]["file"],
+                meta.source.file,
                 "source-changed",
                 "the source differs from the one converted; run `docshelf rebuild`.",
             )
@@ -154,50 +164,48 @@ def _check_doc(root: Path, meta: dict[str, Any], max_chars: int, linked: set[str
         pages = toc.render_subindexes(meta)
         out += _check_pages(root, pages, "the document's meta")
         linked.update(pages)
-    slugs = Counter(s["path"] for s in meta["sections"])
+    slugs = Counter(s.path for s in meta.sections)
     out += [Problem(p, "duplicate-slug", "two sections share this file name.") for p, n in slugs.items() if n > 1]
-    for s in meta["sections"]:
-        linked.add(s["path"])
+    for s in meta.sections:
+        linked.add(s.path)
         out += _check_section(root, s, max_chars)
     out += _check_numbering(meta)
     return out
 
 
-def _check_section(root: Path, s: dict[str, Any], max_chars: int) -> list[Problem]:
-    path = root / s["path"]
+def _check_section(root: Path, s: SectionMeta, max_chars: int) -> list[Problem]:
+    path = root / s.path
     if not path.is_file():
-        return [Problem(s["path"], "missing", "section file is missing; run `docshelf rebuild`.")]
+        return [Problem(s.path, "missing", "section file is missing; run `docshelf rebuild`.")]
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
     body = "\n".join(lines[1:] if lines and lines[0].startswith("#") else lines).strip()
     out = []
     if not body and not _NO_TEXT_NEEDED.search(text.split("\n", 1)[0]):
-        out.append(Problem(s["path"], "empty", "section has a heading but no text."))
+        out.append(Problem(s.path, "empty", "section has a heading but no text."))
     prose = sum(len(ln) + 1 for ln in text.splitlines() if not ln.startswith("|"))
     # A table is one unit of meaning and stays whole; only prose over the limit, or a huge total, is a problem.
     if prose > 2 * max_chars or len(text) > 4 * max_chars:
         out.append(
             Problem(
-                s["path"],
+                s.path,
                 "oversized",
                 f"{len(text)} characters (limit {2 * max_chars} of prose); "
                 "check the headings or lower split.max_section_chars.",
             )
         )
     if garbled_share(text) > 0.2:
-        out.append(
-            Problem(s["path"], "garbled", "text looks like a broken font encoding; re-export or OCR the source.")
-        )
+        out.append(Problem(s.path, "garbled", "text looks like a broken font encoding; re-export or OCR the source."))
     return out
 
 
-def _check_numbering(meta: dict[str, Any]) -> list[Problem]:
-    out = [Problem(meta["entry"], "numbering", f"{meta['id']}: {p}.") for p in numbering_problems(meta)]
+def _check_numbering(meta: DocMeta) -> list[Problem]:
+    out = [Problem(meta.entry, "numbering", f"{meta.id}: {p}.") for p in numbering_problems(meta)]
     out += [
         Problem(
-            meta["entry"],
+            meta.entry,
             "missing-clause",
-            f"{meta['id']}: {c} is in the document's own contents but not on the shelf.",
+            f"{meta.id}: {c} is in the document's own contents but not on the shelf.",
         )
         for c in missing_clauses(meta)
     ]

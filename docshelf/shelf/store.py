@@ -132,13 +132,13 @@ def add(
             _refuse_duplicates(path, doc, existing, built, old)
             if old is not None:
                 replaced.append(old)
-            progress(f"      {doc.id}: {len(doc.meta['sections'])} section(s), {doc.meta['pages']} page(s)")
-            for warning in doc.meta["warnings"]:
+            progress(f"      {doc.id}: {len(doc.meta.section_data)} section(s), {doc.meta.pages} page(s)")
+            for warning in doc.meta.warnings:
                 progress(f"      warning: {warning}")
             built.append((doc, name, data))
         gone = {r.id for r in replaced}
         others = [m for m in existing.values() if m.id not in gone]
-        for _path, _kind, message in check_relations([*others, *(DocMeta.from_json(d.meta) for d, _, _ in built)]):
+        for _path, _kind, message in check_relations([*others, *(d.meta for d, _, _ in built)]):
             progress(f"      warning: {message}")
         for old in replaced:
             _remove_doc(stage, old)
