@@ -18,7 +18,7 @@ import pytest
 from server_support import child_env, git
 
 from docshelf.build.pipeline import DocOptions
-from docshelf.shelf import gitrepo
+from docshelf.shelf import check, gitrepo
 from docshelf.shelf import store as shelf
 
 DOC = "# Положение {n}\n\n## Статья 1. Общие положения\n\n1. Настоящее положение номер {n} определяет порядок.\n"
@@ -85,6 +85,8 @@ def test_kill_at_every_write_step_leaves_the_old_or_the_new_commit(tmp_path: Pat
         assert "docs/internal/p-1.md" in git(root, "ls-tree", "-r", "--name-only", tip).splitlines()
         [left] = gitrepo.leftovers(root)
         assert "refs/heads/main moved to its new commit" in left
+    reported = [p for p in check.check(root) if p.kind == "interrupted-write"]
+    assert [p.message for p in reported] == [left]  # docshelf check says it too
     after = add(root, source(tmp_path, 2), "П-2")
     assert after.returncode == 0, after.stderr
     assert status(root) == "" and gitrepo.leftovers(root) == []

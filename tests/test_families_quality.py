@@ -93,3 +93,16 @@ def test_a_meta_that_is_a_symlink_is_a_problem_not_a_crash(new_shelf: Path, manu
         ("docs/manuals/gone.meta.json", "symlink"),
         ("docs/manuals/stray.meta.json", "symlink"),
     ]
+
+
+def test_json_that_is_not_a_document_meta_is_a_problem_not_a_crash(new_shelf: Path, manual_pdf: Path) -> None:
+    shelf.add(new_shelf, [manual_pdf], DocOptions("", "manuals"), progress=_quiet)
+    (new_shelf / "docs" / "manuals" / "hand.meta.json").write_text('{"title": "no id"}', encoding="utf-8")
+    (new_shelf / "docs" / "manuals" / "bent.meta.json").write_text(
+        '{"id": "X", "sections": [{"title": "no path"}]}', encoding="utf-8"
+    )
+    problems = check.check(new_shelf)
+    assert sorted((p.path, p.kind) for p in problems if p.kind == "bad-meta") == [
+        ("docs/manuals/bent.meta.json", "bad-meta"),
+        ("docs/manuals/hand.meta.json", "bad-meta"),
+    ]
