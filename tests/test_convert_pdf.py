@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pdfgen
@@ -11,7 +12,7 @@ from docshelf.build.clean import clean
 from docshelf.build.structure import find_headings
 from docshelf.convert import convert, detect_format, ocr
 from docshelf.convert.pdf import convert_pdf, garbled_share
-from docshelf.errors import ConversionError, NoTextLayerError, UnsupportedSourceError
+from docshelf.errors import ConversionError, MissingDependencyError, NoTextLayerError, UnsupportedSourceError
 from docshelf.model import Block
 
 
@@ -135,6 +136,10 @@ def test_quality_high_without_marker_names_the_extra(regulation_pdf: Path) -> No
 
 
 def test_layout_engine_is_selectable(regulation_pdf: Path) -> None:
+    if importlib.util.find_spec("pymupdf4llm") is None:
+        with pytest.raises(MissingDependencyError, match=r"docshelf\[layout\]"):  # the extra's own clear error
+            convert(regulation_pdf.read_bytes(), name="regulation.pdf", pdf_engine="layout")
+        pytest.skip("the layout engine is the docshelf[layout] extra; not installed here")
     bl = clean(convert(regulation_pdf.read_bytes(), name="regulation.pdf", pdf_engine="layout").blocks)
     numbers = [h.number for h in find_headings(bl) if h.kind == "statya"]
     assert {"1", "2", "12"} <= set(numbers)
