@@ -79,6 +79,7 @@ def _write(log: AuditLog, n: int) -> str:
 
 def test_the_log_follows_a_rotation_and_reopens_on_sighup(tmp_path: Path) -> None:
     path = tmp_path / "audit.jsonl"
+    before = signal.getsignal(signal.SIGHUP)  # SIG_IGN under nohup, SIG_DFL otherwise
     with AuditLog(path) as log:
         first = _write(log, 1)
         path.rename(tmp_path / "audit.jsonl.1")  # logrotate's default: rename, then a new file
@@ -95,7 +96,7 @@ def test_the_log_follows_a_rotation_and_reopens_on_sighup(tmp_path: Path) -> Non
             time.sleep(0.01)
         third = _write(log, 3)
     assert [r["id"] for r in read_lines(path)] == [third]
-    assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL  # the handler is put back on close
+    assert signal.getsignal(signal.SIGHUP) == before  # the handler it replaced is put back on close
 
 
 def test_serve_reopens_its_log_on_sighup(small: Path, tmp_path: Path) -> None:
