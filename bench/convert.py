@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import re
 import sys
@@ -99,6 +100,8 @@ def main() -> None:
         pdfs += sorted(corpus.rglob("*.pdf"))
     import pdfgen
 
+    if importlib.util.find_spec("pymupdf4llm") is None:
+        sys.exit("bench/convert.py compares with the layout engine: pip install '.[dev,layout]' first.")
     pdfgen.register_fonts()
 
     tmp = Path(tempfile.mkdtemp(prefix="docshelf-bench-"))
