@@ -67,7 +67,9 @@ def _entries(text: str, base: str) -> list[tuple[str, str]]:
     out = []
     for m in _ENTRY.finditer(text):
         path = m["path"]
-        if not path.startswith("docs/") and base:
+        if path.startswith("/"):
+            path = path[1:]  # shelf-absolute
+        elif not path.startswith("docs/") and base:
             path = os.path.normpath(str(Path(base).parent / path))  # nested subindexes link with ../
         out.append((f"{m['title']} {m['rest']}", path))
     return out

@@ -185,3 +185,13 @@ def test_an_index_of_a_vanished_commit_is_no_base(two: Path) -> None:
     child = gitrepo.commit(two, "Edit")
     how = indexcache.make_index(two, child, indexcache.index_path(two, child))
     assert how == f"derived from {old[:12]} (0 document(s) re-indexed)"
+
+
+def test_common_words_are_ranked_by_the_rerank_not_by_reading_every_posting(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no posting budget every concept is 'common': candidates come unranked, the rerank still orders them."""
+    expected = [h.path for h in search.search(two, "обязанности оператора при сборе данных").hits]
+    monkeypatch.setattr(search, "RANK_BUDGET", 0)
+    result = search.search(two, "обязанности оператора при сборе данных")
+    assert result.hits[0].clause == "ст. 18" and [h.path for h in result.hits][:1] == expected[:1]
