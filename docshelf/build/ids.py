@@ -1,4 +1,7 @@
-"""Citation ids and slugs for documents: «152-ФЗ», «ПП 1119», «RFC 4271» → stable ASCII slugs."""
+"""Slugs and folders for documents: «152-ФЗ», «ПП 1119», «RFC 4271» → stable ASCII paths.
+
+The ids themselves are read by ``docshelf.law.docids.derive_id`` (re-exported here for the pipeline).
+"""
 
 from __future__ import annotations
 
@@ -6,66 +9,7 @@ import re
 
 from slugify import slugify
 
-from docshelf.model import Block
-
-_HEAD_BLOCKS = 20
-_LAW = re.compile(r"(?:N|№)\s*(\d+(?:-\d+)?-(?:ФЗ|ФКЗ))")
-_RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
-_RFC_COLON = re.compile(r"(?:^|\s)RFC:\s*(\d{1,5})\b")  # the 1981 layout «RFC: 793»
-_NIST_SP = re.compile(r"(?:NIST\s+)?Special\s+Publication\s+(800-\d{1,3}[A-Za-z]?)\b(?:\s*,?\s*Revision\s+(\d+))?")
-_ASVS = re.compile(r"Application Security Verification Standard\s+(?:Version\s+)?(\d+\.\d+(?:\.\d+)?)")
-_GOST = re.compile(r"ГОСТ\s+(?:Р\s+)?(?:ИСО/МЭК\s+|ISO/IEC\s+)?\d+(?:\.\d+)*-\d{2,4}\b")
-_ACT = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b", re.IGNORECASE)
-_ACT_NUMBER = re.compile(r"\bот\s+\d{1,2}[\s.]+\S+[\s.]+\d{4}\s*(?:г\.|года)?\s*(?:N|№)\s*(\d+[\w/-]*)", re.IGNORECASE)
-_SIGNED_NUMBER = re.compile(r"\b\d{1,2}\s+[а-я]{3,8}\s+\d{4}\s*(?:г\.|года)\s*(?:N|№)\s*(\d+[\w/-]*)")
-_AMENDMENTS = re.compile(r"\(в ред\.|в редакции|список изменяющих|утратил|признан", re.IGNORECASE)
-_ISSUERS = (
-    ("ФСТЭК", re.compile(r"ФСТЭК|ТЕХНИЧЕСКОМУ И ЭКСПОРТНОМУ КОНТРОЛЮ", re.IGNORECASE)),
-    ("ФСБ", re.compile(r"ФЕДЕРАЛЬНАЯ СЛУЖБА БЕЗОПАСНОСТИ|ФСБ России", re.IGNORECASE)),
-    ("Минцифры", re.compile(r"МИНИСТЕРСТВО ЦИФРОВОГО РАЗВИТИЯ|Минцифры", re.IGNORECASE)),
-)
-
-
-def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
-    """A citation id from the document's own opening lines (not from amendment lists); else ``fallback``."""
-    head = [b.text for b in blocks[:_HEAD_BLOCKS] if not b.editorial and not _AMENDMENTS.search(b.text)]
-    joined = " ".join(head)
-    if m := _RFC.search(joined) or _RFC_COLON.search(joined):
-        return f"RFC {m.group(1)}"
-    if m := _NIST_SP.search(joined):  # «NIST SP 800-63A», «NIST SP 800-171 Rev. 1»: as people cite them
-        return f"NIST SP {m.group(1).upper()}" + (f" Rev. {m.group(2)}" if m.group(2) else "")
-    if m := _ASVS.search(joined):
-        return f"OWASP ASVS {m.group(1)}"
-    for text in head[:6]:  # the standard's own number opens a line; a ГОСТ it refers to does not
-        if m := _GOST.match(text.lstrip('"«')):
-            return " ".join(m.group(0).split())
-    if act := _act_id(head):
-        return act
-    for text in head[:4]:  # «27 июля 2006 года N 152-ФЗ» opens a law; later numbers are references
-        if m := _LAW.search(text):
-            return m.group(1)
-    return fallback
-
-
-def _act_id(head: list[str]) -> str:
-    for i, text in enumerate(head):
-        kind = _ACT.match(text.strip())
-        if not kind:
-            continue
-        # «Указ … от 1 февраля 2024 г. № 763» near the top, or the signature block «1 февраля 2024 года № 763».
-        m = _ACT_NUMBER.search(" ".join(head[i : i + 3])) or _SIGNED_NUMBER.search(" ".join(head[i:]))
-        if not m:
-            continue
-        before = " ".join(head[: i + 1])
-        number = m.group(1)
-        word = kind.group(1).lower()
-        if word == "постановление" and re.search(r"ПРАВИТЕЛЬСТВ", before, re.IGNORECASE):
-            return f"ПП {number}"
-        if word == "указ":
-            return f"Указ № {number}"
-        issuer = next((name for name, pat in _ISSUERS if pat.search(before)), "")
-        return " ".join(p for p in (word.capitalize(), issuer, "№", number) if p)
-    return ""
+from docshelf.law.docids import derive_id
 
 
 def doc_slug(doc_id: str) -> str:
@@ -79,3 +23,6 @@ def category_path(category: str) -> str:
     parts = [slugify(p, max_length=40) for p in re.split(r"[\\/]+", category) if p.strip(". ")]
     parts = [p for p in parts if p]
     return "/".join(parts) or "general"
+
+
+__all__ = ["category_path", "derive_id", "doc_slug"]

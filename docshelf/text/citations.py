@@ -19,15 +19,12 @@ from datetime import date
 from pathlib import Path
 
 from docshelf.errors import CitationError, EditionError, SectionNotFoundError
-from docshelf.law import grammar
+from docshelf.law import docids, grammar
 from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
 from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf.reader import metas_at, safe_path
 
-_EDITION_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # «152-ФЗ (ред. 08.08.2024)», «RFC 4271 (txt)»
-_LAW_ID = re.compile(r"^(\d+)-(ФЗ|ФКЗ)$")
-_RU_DATE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")
 WHOLE = 1 << 62  # end offset of a target that is a whole section
 LEVELS = ("clause", "section", "document")
 
@@ -56,10 +53,7 @@ class Resolution:
 
 
 def _id_keys(doc_id: str) -> list[str]:
-    keys = [_key(doc_id)]
-    if m := _LAW_ID.match(doc_id):
-        keys.append(_key(m.group(2) + m.group(1)))  # «ФЗ-152» as people also write it
-    return keys
+    return [_key(spelling) for spelling in (doc_id, *docids.law_id_spellings(doc_id))]
 
 
 def _own_keys(meta: DocMeta) -> list[str]:
@@ -68,7 +62,7 @@ def _own_keys(meta: DocMeta) -> list[str]:
 
 def _act_keys(meta: DocMeta) -> list[str]:
     """Keys of the act a document is an edition or format of: its id without a trailing «(ред. …)»."""
-    act = _EDITION_SUFFIX.sub("", meta.id)
+    act = docids.EDITION_SUFFIX.sub("", meta.id)
     if act == meta.id or not act:
         return []
     return _id_keys(act)
@@ -91,7 +85,7 @@ def _candidates(metas: tuple[DocMeta, ...], ref: str) -> list[tuple[int, bool, D
 def _edition_date(meta: DocMeta) -> date:
     """When an edition starts: its recorded dates, else a date in its id («(ред. 08.08.2024)»)."""
     edition = meta.edition if isinstance(meta.edition, dict) else {}
-    found = _RU_DATE.search(meta.id)
+    found = docids.RU_DATE.search(meta.id)
     for value in (edition.get("valid_from"), edition.get("adopted"), found.group(0) if found else None):
         if value:
             try:

@@ -1,0 +1,89 @@
+"""How documents name themselves and how people cite them: the vocabulary of document ids, in one place.
+
+A document's id is what a lawyer or engineer writes when citing it: «152-ФЗ», «ПП 1119», «Приказ
+ФСТЭК № 239», «Указ № 763», «RFC 4271», «NIST SP 800-63A», «OWASP ASVS 4.0.3», «ГОСТ Р 57580.1-2017».
+:func:`derive_id` reads it from a document's opening lines at ``add``; citations and search read the
+same spellings from a reference. A new family of documents is added here, as patterns and a test,
+not as another copy of a regex in the module that happens to need it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docshelf.model import Block
+
+# --- as a reference names them --------------------------------------------------------------------
+
+_LAW_NUMBER = r"(\d+(?:-\d+)?)-(ФЗ|ФКЗ)"  # «152-ФЗ», «1-ФКЗ», «273-1-ФЗ»
+LAW_ID = re.compile(rf"^{_LAW_NUMBER}$")  # an id that is a federal law's number
+EDITION_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # «152-ФЗ (ред. 08.08.2024)», «RFC 4271 (txt)»: one act
+RU_DATE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")  # the date an edition's id carries
+
+
+def law_id_spellings(doc_id: str) -> list[str]:
+    """Other ways people write a law's id: «ФЗ-152» for «152-ФЗ»; [] for other documents."""
+    m = LAW_ID.match(doc_id)
+    return [f"{m.group(2)}-{m.group(1)}"] if m else []
+
+
+# --- as a document names itself on its first lines ------------------------------------------------
+
+_HEAD_BLOCKS = 20
+_LAW = re.compile(rf"(?:N|№)\s*({_LAW_NUMBER})")  # «N 152-ФЗ» on a law's first lines
+_RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
+_RFC_COLON = re.compile(r"(?:^|\s)RFC:\s*(\d{1,5})\b")  # the 1981 layout «RFC: 793»
+_NIST_SP = re.compile(r"(?:NIST\s+)?Special\s+Publication\s+(800-\d{1,3}[A-Za-z]?)\b(?:\s*,?\s*Revision\s+(\d+))?")
+_ASVS = re.compile(r"Application Security Verification Standard\s+(?:Version\s+)?(\d+\.\d+(?:\.\d+)?)")
+_GOST = re.compile(r"ГОСТ\s+(?:Р\s+)?(?:ИСО/МЭК\s+|ISO/IEC\s+)?\d+(?:\.\d+)*-\d{2,4}\b")
+_ACT = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b", re.IGNORECASE)
+_ACT_NUMBER = re.compile(r"\bот\s+\d{1,2}[\s.]+\S+[\s.]+\d{4}\s*(?:г\.|года)?\s*(?:N|№)\s*(\d+[\w/-]*)", re.IGNORECASE)
+_SIGNED_NUMBER = re.compile(r"\b\d{1,2}\s+[а-я]{3,8}\s+\d{4}\s*(?:г\.|года)\s*(?:N|№)\s*(\d+[\w/-]*)")
+_AMENDMENTS = re.compile(r"\(в ред\.|в редакции|список изменяющих|утратил|признан", re.IGNORECASE)
+_ISSUERS = (
+    ("ФСТЭК", re.compile(r"ФСТЭК|ТЕХНИЧЕСКОМУ И ЭКСПОРТНОМУ КОНТРОЛЮ", re.IGNORECASE)),
+    ("ФСБ", re.compile(r"ФЕДЕРАЛЬНАЯ СЛУЖБА БЕЗОПАСНОСТИ|ФСБ России", re.IGNORECASE)),
+    ("Минцифры", re.compile(r"МИНИСТЕРСТВО ЦИФРОВОГО РАЗВИТИЯ|Минцифры", re.IGNORECASE)),
+)
+
+
+def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
+    """A citation id from the document's own opening lines (not from amendment lists); else ``fallback``."""
+    head = [b.text for b in blocks[:_HEAD_BLOCKS] if not b.editorial and not _AMENDMENTS.search(b.text)]
+    joined = " ".join(head)
+    if m := _RFC.search(joined) or _RFC_COLON.search(joined):
+        return f"RFC {m.group(1)}"
+    if m := _NIST_SP.search(joined):  # «NIST SP 800-63A», «NIST SP 800-171 Rev. 1»: as people cite them
+        return f"NIST SP {m.group(1).upper()}" + (f" Rev. {m.group(2)}" if m.group(2) else "")
+    if m := _ASVS.search(joined):
+        return f"OWASP ASVS {m.group(1)}"
+    for text in head[:6]:  # the standard's own number opens a line; a ГОСТ it refers to does not
+        if m := _GOST.match(text.lstrip('"«')):
+            return " ".join(m.group(0).split())
+    if act := _act_id(head):
+        return act
+    for text in head[:4]:  # «27 июля 2006 года N 152-ФЗ» opens a law; later numbers are references
+        if m := _LAW.search(text):
+            return m.group(1)
+    return fallback
+
+
+def _act_id(head: list[str]) -> str:
+    for i, text in enumerate(head):
+        kind = _ACT.match(text.strip())
+        if not kind:
+            continue
+        # «Указ … от 1 февраля 2024 г. № 763» near the top, or the signature block «1 февраля 2024 года № 763».
+        m = _ACT_NUMBER.search(" ".join(head[i : i + 3])) or _SIGNED_NUMBER.search(" ".join(head[i:]))
+        if not m:
+            continue
+        before = " ".join(head[: i + 1])
+        number = m.group(1)
+        word = kind.group(1).lower()
+        if word == "постановление" and re.search(r"ПРАВИТЕЛЬСТВ", before, re.IGNORECASE):
+            return f"ПП {number}"
+        if word == "указ":
+            return f"Указ № {number}"
+        issuer = next((name for name, pat in _ISSUERS if pat.search(before)), "")
+        return " ".join(p for p in (word.capitalize(), issuer, "№", number) if p)
+    return ""
