@@ -186,11 +186,6 @@ class DocMeta:
         """A meta from the text of a ``*.meta.json`` file."""
         return cls.from_json(json.loads(text))
 
-    @classmethod
-    def coerce(cls, meta: DocMeta | Mapping[str, Any]) -> DocMeta:
-        """A record from either a record or a parsed meta, for callers that still hold the JSON."""
-        return meta if isinstance(meta, DocMeta) else cls.from_json(meta)
-
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,

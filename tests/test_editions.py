@@ -151,7 +151,7 @@ def test_contradictory_dates_are_unknown(edition: dict[str, str]) -> None:
 def test_meta_status_never_raises_on_a_broken_record() -> None:
     st = meta_status(meta("X", valid_to="вчера"), date(2026, 1, 1))
     assert st.code == "unknown" and "valid_to" in st.label
-    assert meta_status({"id": "Y", "edition": "2026"}).code == "unknown"
+    assert meta_status(DocMeta("Y", "Y", edition="2026")).code == "unknown"
 
 
 # --- notes and warnings for readers --------------------------------------------------------------

@@ -201,18 +201,18 @@ def edition_status(edition: dict[str, Any], as_of: date | None = None) -> Status
     return status("in_force", ru, en)
 
 
-def has_edition(meta: DocMeta | Mapping[str, Any]) -> bool:
+def has_edition(meta: DocMeta) -> bool:
     """True when the meta says anything about dates or relations (manuals and RFCs usually do not)."""
-    edition = DocMeta.coerce(meta).edition
+    edition = meta.edition
     return isinstance(edition, dict) and any(edition.get(k) for k in (*DATE_FIELDS, *RELATION_FIELDS))
 
 
-def meta_status(meta: DocMeta | Mapping[str, Any], as_of: date | None = None) -> Status:
+def meta_status(meta: DocMeta, as_of: date | None = None) -> Status:
     """:func:`edition_status` of a document, never raising: a broken record reads as ``unknown``.
 
     Readers must keep working on a shelf whose meta has a typo; ``docshelf check`` reports it.
     """
-    edition = DocMeta.coerce(meta).edition
+    edition = meta.edition
     try:
         if not isinstance(edition, dict):
             raise EditionError("the edition record is not a JSON object")

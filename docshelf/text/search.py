@@ -40,6 +40,7 @@ from typing import Any
 
 from docshelf.errors import SearchError
 from docshelf.law.editions import has_edition, meta_status
+from docshelf.records import DocMeta
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
 from docshelf.text import folding, synonyms
@@ -289,7 +290,7 @@ class _Statuses:
     def of(self, edition_json: str) -> str:
         code = self._codes.get(edition_json)
         if code is None:
-            meta = {"id": "", "edition": json.loads(edition_json)}
+            meta = DocMeta("", "", edition=json.loads(edition_json))
             code = meta_status(meta, self.as_of).code if has_edition(meta) else ""
             self._codes[edition_json] = code
             self.seen.add(code)

@@ -7,7 +7,6 @@ derived from its parent's re-reads only the documents a commit changed).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import SectionNotFoundError
+from docshelf.records import DocMeta
 from docshelf.shelf import gitrepo
 from docshelf.text.normalize import normalize_text
 
@@ -66,25 +66,26 @@ def is_meta(path: str) -> bool:
     return path.startswith(DOCS + "/") and path.endswith(META_SUFFIX)
 
 
-def document_rows(meta_path: str, meta: dict[str, Any], read: Callable[[str], bytes | None]) -> list[SectionRow]:
+def document_rows(meta_path: str, meta: DocMeta, read: Callable[[str], bytes | None]) -> list[SectionRow]:
     """The sections one meta lists, in meta order; ``read`` gives a file's bytes or None when missing."""
-    doc = (meta.get("id", ""), meta.get("title", ""), meta.get("category", ""), dict(meta.get("edition", {})))
+    edition = dict(meta.edition) if isinstance(meta.edition, dict) else {}
+    doc = (meta.id, meta.title, meta.category, edition)
     rows, before = [], ""
-    for s in meta.get("sections", []):
-        data = read(s["path"])
+    for s in meta.sections:
+        data = read(s.path)
         if data is None:
             continue  # a meta naming a missing file: `docshelf check` reports it
-        head = (s["path"], s.get("title", ""), s.get("clause", ""), list(s.get("groups", [])))
-        pages, clauses, text = list(s.get("pages", [])), list(s.get("clauses", [])), data.decode("utf-8")
+        head = (s.path, s.title, s.clause, list(s.groups))
+        pages, clauses, text = list(s.pages), [c.to_json() for c in s.clauses], data.decode("utf-8")
         continued = bool(head[2]) and head[2] == before
         rows.append(SectionRow(*head, pages, clauses, *doc, text, continued=continued, meta_path=meta_path))
         before = head[2]
     return rows
 
 
-def listed_paths(meta: dict[str, Any]) -> list[str]:
+def listed_paths(meta: DocMeta) -> list[str]:
     """Every section path a meta names, present or not (a missing one may appear in a later commit)."""
-    return [str(s["path"]) for s in meta.get("sections", []) if "path" in s]
+    return [s.path for s in meta.sections]
 
 
 Document = tuple[list[str], list[SectionRow]]  # the paths a meta lists, and its sections present
@@ -95,7 +96,7 @@ def read_shelf(root: Path, commit: str) -> dict[str, Document]:
     blobs = gitrepo.read_tree(root, commit, DOCS)
     out = {}
     for meta_path in sorted(p for p in blobs if p.endswith(META_SUFFIX)):
-        meta = json.loads(blobs[meta_path])
+        meta = DocMeta.loads(blobs[meta_path])
         out[meta_path] = (listed_paths(meta), document_rows(meta_path, meta, blobs.get))
     return out
 
@@ -119,6 +120,6 @@ def read_documents(root: Path, commit: str, meta_paths: Iterable[str]) -> dict[s
         data = _read_or_none(root, commit, meta_path)
         if data is None:
             continue
-        meta = json.loads(data)
+        meta = DocMeta.loads(data)
         out[meta_path] = (listed_paths(meta), document_rows(meta_path, meta, lambda p: _read_or_none(root, commit, p)))
     return out

@@ -65,7 +65,7 @@ def _status(root: Path, record: dict[str, Any]) -> tuple[dict[str, Any] | None, 
     meta = evidence.doc_of(root, str(commit), str(paths[0]))
     if meta is None:
         return None, None
-    return evidence.status_on(meta, evidence.call_date(record)), str(meta["id"])
+    return evidence.status_on(meta, evidence.call_date(record)), meta.id
 
 
 def call_evidence(desk: Desk, record: dict[str, Any]) -> dict[str, Any]:
@@ -147,10 +147,10 @@ def at_page(desk: Desk, commit: str, path: str, clause: str) -> tuple[str, str]:
             f"e.g. `git show {sha[:12]}:{rel} > copy`."
         ) from exc
     meta = evidence.doc_of(desk.root, sha, rel)
-    section = next((s for s in (meta or {}).get("sections", []) if s.get("path") == rel), None)
-    spans = [(str(c[0]), int(c[1]), int(c[2])) for c in (section or {}).get("clauses", [])]
+    section = meta.section(rel) if meta else None
+    spans = [(c.id, c.start, c.end) for c in section.clauses] if section else []
     body = clause_spans(text, spans, clause)
-    doc_id = str((meta or {}).get("id", ""))
+    doc_id = meta.id if meta else ""
     return f"{rel} @ {sha[:12]}", pages.text_at_view(sha, rel, body, [s[0] for s in spans], doc_id)
 
 
@@ -162,10 +162,10 @@ def doc_page(desk: Desk, doc_id: str) -> str:
     for change, previous in zip(changes, older, strict=True):
         meta = evidence.find_doc(desk.root, change.sha, doc_id)
         day = evidence.call_date({"ts": change.date})
-        entry = str(meta["entry"]) if meta else ""
+        entry = meta.entry if meta else ""
         then = evidence.status_on(meta, day) if meta else None
         now = evidence.status_on(meta, today) if meta else None
-        edition = json.dumps(meta.get("edition") or {}, ensure_ascii=False) if meta else "removed"
+        edition = json.dumps(meta.edition or {}, ensure_ascii=False) if meta else "removed"
         compare = (
             link(url("/diff", **{"from": previous, "to": change.sha, "doc": doc_id}), "changes") if previous else ""
         )

@@ -10,12 +10,12 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from docshelf.errors import DocShelfError
 from docshelf.law import editions
+from docshelf.records import DocMeta
 from docshelf.results import QuoteReport
 from docshelf.shelf import gitrepo, reader
 from docshelf.text import history, verify
@@ -24,18 +24,9 @@ from docshelf.text import search as search_lib
 CLIPPED = "…[+"  # how the audit log marks an argument it cut (see server.audit.clip)
 
 
-def as_dict(meta: Any) -> dict[str, Any]:
-    """A document meta as its JSON object, whichever form the reader returns."""
-    if hasattr(meta, "to_json"):
-        data: dict[str, Any] = meta.to_json()
-        return data
-    return dict(meta)
-
-
-@lru_cache(maxsize=16)
-def metas(root: Path, commit: str) -> tuple[dict[str, Any], ...]:
-    """The document metas of a commit as JSON objects (commits never change; callers must not modify them)."""
-    return tuple(as_dict(m) for m in reader.metas_at(root, commit))
+def metas(root: Path, commit: str) -> tuple[DocMeta, ...]:
+    """The document metas of a commit (cached by the reader: commits never change)."""
+    return reader.metas_at(root, commit)
 
 
 def call_date(record: dict[str, Any]) -> date:
@@ -129,22 +120,22 @@ def reread(root: Path, record: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "none", "error": f"Nothing to read again for {tool!r}."}
 
 
-def doc_of(root: Path, commit: str, path: str) -> dict[str, Any] | None:
+def doc_of(root: Path, commit: str, path: str) -> DocMeta | None:
     """The meta (at ``commit``) of the document that holds ``path``."""
     for meta in metas(root, commit):
-        entry = str(meta.get("entry", ""))
+        entry = meta.entry
         home = posixpath.dirname(entry) if entry.endswith("/subindex.md") else entry
-        if path == entry or path.startswith(home + "/") or any(s.get("path") == path for s in meta["sections"]):
+        if path == entry or path.startswith(home + "/") or meta.section(path) is not None:
             return meta
     return None
 
 
-def find_doc(root: Path, commit: str, doc_id: str) -> dict[str, Any] | None:
+def find_doc(root: Path, commit: str, doc_id: str) -> DocMeta | None:
     key = editions.id_key(doc_id)
-    return next((m for m in metas(root, commit) if editions.id_key(str(m.get("id", ""))) == key), None)
+    return next((m for m in metas(root, commit) if editions.id_key(m.id) == key), None)
 
 
-def status_on(meta: dict[str, Any], day: date) -> dict[str, Any] | None:
+def status_on(meta: DocMeta, day: date) -> dict[str, Any] | None:
     """The edition status of a document on ``day``; None when its meta records no edition."""
     return editions.meta_status(meta, day).to_dict() if editions.has_edition(meta) else None
 
