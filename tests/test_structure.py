@@ -198,6 +198,15 @@ def test_the_title_is_not_a_status_line_a_notice_or_a_contents_line(lines: list[
         (["Application Security Verification Standard 4.0.3", "Final"], "OWASP ASVS 4.0.3"),
         (["ГОСТ Р 57580.1-2017", "Безопасность финансовых (банковских) операций"], "ГОСТ Р 57580.1-2017"),
         (["Руководящий документ", "Классификация по ГОСТ 34.003-90"], "file-name"),  # cites a ГОСТ, is none
+        (
+            ["Стандарт верификации требований к безопасности приложений 4.0.3", "Финальная версия"],
+            "OWASP ASVS 4.0.3 (ru)",
+        ),
+        (
+            ["Federal Register", "Vol. 85, No. 152", "Text.", "[FR Doc. 2020–17221 Filed 8–5–20; 8:45 am]"],
+            "FR Doc. 2020-17221",
+        ),
+        (["Text.", "[FR Doc. 2020–17221 Filed 8–5–20; 8:45 am]"], "file-name"),  # a citation of a notice, not one
     ],
 )
 def test_ids_as_people_cite_them(lines: list[str], doc_id: str) -> None:
@@ -254,3 +263,19 @@ def test_lines_before_the_maps_first_heading_are_front_matter() -> None:
     ]
     out, mapped, _missing = find_map(blocks, entries, outline=True)
     assert [h.index for h in find_headings(out, mapped=mapped)] == [2, 4, 6]
+
+
+def test_a_federal_register_document_is_titled_by_its_subject() -> None:
+    blocks = (
+        Block("This section of the FEDERAL REGISTER contains notices to the public."),
+        Block("Proposed Rules", bold=True, size=2.0),
+        Block("Federal Register", bold=True),
+        Block("Airworthiness Directives; The Boeing Company Airplanes", bold=True),
+        Block("AGENCY: Federal Aviation Administration (FAA), DOT. ACTION: Notice of proposed rulemaking."),
+    )
+    assert (
+        guess_title(blocks, find_headings(blocks), "file-name")
+        == "Airworthiness Directives; The Boeing Company Airplanes"
+    )
+    elsewhere = (Block("Airworthiness Directives", bold=True), Block("AGENCY: a word in another document"))
+    assert guess_title(elsewhere, find_headings(elsewhere), "file-name") == "Airworthiness Directives"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from docshelf.build.docmap import MAP_RANK, Found
+from docshelf.law.docids import register_subject
 from docshelf.law.grammar import APPROVAL_STAMP, APPROVED_TITLE, HEADINGS, heading_clause_id
 from docshelf.model import Block
 
@@ -266,6 +267,8 @@ def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: st
     Not boilerplate («РОССИЙСКАЯ ФЕДЕРАЦИЯ»), a status line («Утратил силу …»), a licence notice or a
     contents line; a line repeated (a cover and a title page) counts once.
     """
+    if subject := register_subject(blocks):
+        return subject
     first = headings[0].index if headings else len(blocks)
     preamble = [b for b in blocks[:first][:15] if b.kind != "table" and not b.editorial and len(b.text) < 250]
     styled = [b for b in preamble if b.bold or b.size >= 1.15 or b.kind == "heading"]

@@ -10,6 +10,7 @@ not as another copy of a regex in the module that happens to need it.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from docshelf.model import Block
 
@@ -35,6 +36,13 @@ _RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
 _RFC_COLON = re.compile(r"(?:^|\s)RFC:\s*(\d{1,5})\b")  # the 1981 layout «RFC: 793»
 _NIST_SP = re.compile(r"(?:NIST\s+)?Special\s+Publication\s+(800-\d{1,3}[A-Za-z]?)\b(?:\s*,?\s*Revision\s+(\d+))?")
 _ASVS = re.compile(r"Application Security Verification Standard\s+(?:Version\s+)?(\d+\.\d+(?:\.\d+)?)")
+# The Russian translation of the same standard: its id says which one, and «(ru)» keeps it one act for citations.
+_ASVS_RU = re.compile(r"Стандарт верификации требований к безопасности приложений\s+(\d+\.\d+(?:\.\d+)?)")
+# Federal Register documents: the issue's masthead opens them, the document number «[FR Doc. 2020–17221 Filed …]»
+# closes them, and the subject is the line above «AGENCY:».
+_FEDERAL_REGISTER = re.compile(r"\bFederal Register\b", re.IGNORECASE)
+_FR_DOC = re.compile(r"\[FR Doc\.\s*(\d{4})\s*[–-]\s*(\d+)")
+_FR_AGENCY = re.compile(r"^AGENCY:")
 _GOST = re.compile(r"ГОСТ\s+(?:Р\s+)?(?:ИСО/МЭК\s+|ISO/IEC\s+)?\d+(?:\.\d+)*-\d{2,4}\b")
 _ACT = re.compile(r"^(ПРИКАЗ|ПОСТАНОВЛЕНИЕ|УКАЗ|РАСПОРЯЖЕНИЕ)\b", re.IGNORECASE)
 _ACT_NUMBER = re.compile(r"\bот\s+\d{1,2}[\s.]+\S+[\s.]+\d{4}\s*(?:г\.|года)?\s*(?:N|№)\s*(\d+[\w/-]*)", re.IGNORECASE)
@@ -57,6 +65,10 @@ def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
         return f"NIST SP {m.group(1).upper()}" + (f" Rev. {m.group(2)}" if m.group(2) else "")
     if m := _ASVS.search(joined):
         return f"OWASP ASVS {m.group(1)}"
+    if m := _ASVS_RU.search(joined):
+        return f"OWASP ASVS {m.group(1)} (ru)"
+    if _FEDERAL_REGISTER.search(joined) and (m := _fr_doc(blocks)):
+        return f"FR Doc. {m.group(1)}-{m.group(2)}"
     for text in head[:6]:  # the standard's own number opens a line; a ГОСТ it refers to does not
         if m := _GOST.match(text.lstrip('"«')):
             return " ".join(m.group(0).split())
@@ -66,6 +78,22 @@ def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
         if m := _LAW.search(text):
             return m.group(1)
     return fallback
+
+
+def _fr_doc(blocks: tuple[Block, ...]) -> re.Match[str] | None:
+    """The Federal Register document number, printed after the document's last paragraph."""
+    return next((m for b in reversed(blocks) if (m := _FR_DOC.search(b.text))), None)
+
+
+def register_subject(blocks: tuple[Block, ...]) -> str:
+    """A Federal Register document's subject («Airworthiness Directives; The Boeing Company Airplanes»), or ""."""
+    head = blocks[:_HEAD_BLOCKS]
+    if not any(_FEDERAL_REGISTER.search(b.text) for b in head):
+        return ""
+    for before, block in pairwise(head):
+        if _FR_AGENCY.match(block.text) and before.bold:
+            return before.text.strip()
+    return ""
 
 
 def _act_id(head: list[str]) -> str:
