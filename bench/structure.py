@@ -43,7 +43,7 @@ def main() -> int:
     found = expected = 0
     for path in files:
         meta = build_document(path.read_bytes(), DocOptions(source=path.name), ShelfConfig()).meta
-        q = meta["quality"]
+        q = dict(meta.quality or {})
         c = q["contents"]
         found += c["found"]
         expected += c["expected"]

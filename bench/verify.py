@@ -59,10 +59,9 @@ def samples(root: Path, commit: str, n: int) -> list[dict[str, Any]]:
     rng = random.Random(20261130)
     clauses = []
     for meta in metas_at(root, commit):
-        for s in meta["sections"]:
-            for cid, a, b in s["clauses"]:
-                if cid.startswith(("ст.", "п.", "§", "Требования")) and b - a > 200:
-                    clauses.append((meta["id"], s["path"], cid, a, b))
+        for s, c in meta.clauses():
+            if c.id.startswith(("ст.", "п.", "§", "Требования")) and c.end - c.start > 200:
+                clauses.append((meta.id, s.path, c.id, c.start, c.end))
     out = []
     for doc_id, path, cid, a, b in rng.sample(clauses, min(n, len(clauses))):
         text = gitrepo.read(root, path, commit).decode("utf-8")[a:b]

@@ -39,7 +39,6 @@ from docshelf.server.audit import AuditLog, new_call_id  # noqa: E402
 from docshelf.shelf import gitrepo, reader  # noqa: E402
 from docshelf.web.app import create_web_app  # noqa: E402
 from docshelf.web.auditindex import AuditIndex  # noqa: E402
-from docshelf.web.evidence import as_dict  # noqa: E402
 
 BASE = "http://127.0.0.1:8766"
 CLIENTS = ("alice", "bob", "ci-bot", "claude-desktop", "cursor")
@@ -65,18 +64,18 @@ def build_shelf(tmp: Path, corpus: bool) -> Path:
 def second_edition(root: Path) -> tuple[str, str]:
     """Commit a one-word change to the first clause-bearing section; returns (old commit, new commit)."""
     old = gitrepo.resolve(root)
-    for meta in map(as_dict, reader.metas_at(root, old)):
-        for s in meta["sections"]:
-            text = (root / s["path"]).read_text(encoding="utf-8")
-            if s.get("clauses") and " не " in text:
-                (root / s["path"]).write_text(text.replace(" не ", " ne ", 1), encoding="utf-8")
+    for meta in reader.metas_at(root, old):
+        for s in meta.sections:
+            text = (root / s.path).read_text(encoding="utf-8")
+            if s.clauses and " не " in text:
+                (root / s.path).write_text(text.replace(" не ", " ne ", 1), encoding="utf-8")
                 return old, gitrepo.commit(root, "bench: a second edition")
     sys.exit("no section to change")
 
 
 def records(root: Path, commit: str, n: int) -> list[dict[str, Any]]:
     rnd = random.Random(7)
-    sections = [(as_dict(m)["id"], s["path"]) for m in reader.metas_at(root, commit) for s in as_dict(m)["sections"]]
+    sections = [(m.id, s.path) for m in reader.metas_at(root, commit) for s in m.sections]
     out = []
     start = 1_796_000_000.0  # late 2026, 30 days of calls
     for i in range(n):

@@ -1,0 +1,24 @@
+"""Every bench script still imports against the library it measures (a renamed or removed name breaks it here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+SCRIPTS = sorted((REPO / "bench").glob("*.py"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_the_bench_script_imports(script: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    name = f"bench_{script.stem}"
+    spec = importlib.util.spec_from_file_location(name, script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)  # dataclasses look their module up while it loads
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the scripts put the checkout on sys.path
+    spec.loader.exec_module(module)  # the scripts run nothing at import: main() is behind __name__
+    assert callable(getattr(module, "main", None)), f"{script.name} has no main()"
