@@ -7,8 +7,10 @@ after a response) is on one list, oldest first, and:
 
 * it is closed when no complete header arrives within ``header_timeout`` seconds (slowloris: a
   header sent a byte at a time does not restart the clock);
-* one client address may hold at most ``per_client`` waiting connections, and the server at most
-  ``total`` — over either, the oldest waiting one is closed to make room for the new one.
+* one client address may hold at most ``per_client`` waiting connections that have not completed a
+  request yet, and the server at most ``total`` waiting connections of any kind — over either, the
+  oldest waiting one is closed to make room for the new one. Kept-alive connections of clients
+  that were answered count only toward ``total``: fifty clients behind one proxy share an address.
 
 A connection that has sent its header is busy and never evicted, so a client that sends a
 request right after connecting is answered however many idle sockets others hold. Every closed
@@ -26,7 +28,7 @@ from typing import Any, ClassVar
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADER_TIMEOUT_S = 10.0
-MAX_WAITING_PER_CLIENT = 32
+MAX_WAITING_PER_CLIENT = 128  # clients behind one proxy connect from one address, many at once
 MAX_WAITING = 512
 
 Refusal = Callable[[tuple[str, int] | None, str], None]
@@ -52,19 +54,25 @@ class ConnectionGuard:
             raise ValueError("header_timeout must be > 0 and the connection limits at least 1")
 
     def start_waiting(self, conn: GuardedH11Protocol) -> None:
-        """``conn`` now waits for a header; make room by closing the oldest waiting ones over a limit."""
+        """``conn`` now waits for a header; make room by closing the oldest waiting ones over a limit.
+
+        The per-client limit counts connections that have not yet completed a request: a kept-alive
+        connection between two requests of a real client (many clients behind one proxy share an
+        address) counts only toward the server's total and the header timeout.
+        """
         if conn in self.waiting:
             return
         self.waiting[conn] = None
-        self.by_client[conn.peer_host] += 1
-        while self.by_client[conn.peer_host] > self.per_client:
-            oldest = next(c for c in self.waiting if c.peer_host == conn.peer_host)
-            self.refuse(oldest, "too_many_idle_connections_from_client")
+        if not conn.served:
+            self.by_client[conn.peer_host] += 1
+            while self.by_client[conn.peer_host] > self.per_client:
+                oldest = next(c for c in self.waiting if c.peer_host == conn.peer_host and not c.served)
+                self.refuse(oldest, "too_many_idle_connections_from_client")
         while len(self.waiting) > self.total:
             self.refuse(next(iter(self.waiting)), "too_many_idle_connections")
 
     def stop_waiting(self, conn: GuardedH11Protocol) -> None:
-        if self.waiting.pop(conn, 0) is None:
+        if self.waiting.pop(conn, 0) is None and not conn.served:
             self.by_client[conn.peer_host] -= 1
             if self.by_client[conn.peer_host] <= 0:
                 del self.by_client[conn.peer_host]
@@ -85,6 +93,7 @@ class GuardedH11Protocol(H11Protocol):
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
         self._last_cycle: object = None
+        self.served = False  # answered a request: a kept-alive connection, not a fresh idle one
 
     @property
     def peer_host(self) -> str:
@@ -108,6 +117,7 @@ class GuardedH11Protocol(H11Protocol):
             self.guard.stop_waiting(self)
 
     def on_response_complete(self) -> None:
+        self.served = True
         if not self.transport.is_closing():
             self._await_header()  # kept alive: waiting for the next request's header
         super().on_response_complete()
