@@ -136,6 +136,19 @@ def test_many_kept_alive_clients_on_one_address_are_not_cut_off(served: tuple[st
     assert not [r for r in read_lines(log) if r["outcome"].startswith("conn_too_many")]
 
 
+def test_a_request_body_that_never_arrives_whole_is_closed_and_audited(impatient: tuple[str, Path]) -> None:
+    base, log = impatient
+    port = int(base.rsplit(":", 1)[1])
+    head = (
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=HANG_S) as sock:
+        sock.sendall(head.encode("ascii") + b'{"jsonrpc":')  # 11 of the 100 bytes, then nothing
+        assert sock.recv(1024) == b""  # closed by the server (a hang would raise the socket timeout)
+    assert [r["outcome"] for r in read_lines(log)] == ["conn_request_body_timeout"]
+
+
 def test_a_connection_that_sends_no_complete_header_is_closed_and_audited(impatient: tuple[str, Path]) -> None:
     base, log = impatient
     port = int(base.rsplit(":", 1)[1])

@@ -6,7 +6,9 @@ it. Here every connection that is *waiting* for a request header (just opened, o
 after a response) is on one list, oldest first, and:
 
 * it is closed when no complete header arrives within ``header_timeout`` seconds (slowloris: a
-  header sent a byte at a time does not restart the clock);
+  header sent a byte at a time does not restart the clock), and a request whose body has not
+  arrived complete within another ``header_timeout`` seconds after its header is closed too (a
+  body dribbled a byte at a time would otherwise hold the connection for ever);
 * one client address may hold at most ``per_client`` waiting connections that have not completed a
   request yet, and the server at most ``total`` waiting connections of any kind — over either, the
   oldest waiting one is closed to make room for the new one. Kept-alive connections of clients
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADER_TIMEOUT_S = 10.0
@@ -92,6 +95,7 @@ class GuardedH11Protocol(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
         self._last_cycle: object = None
         self.served = False  # answered a request: a kept-alive connection, not a fresh idle one
 
@@ -105,6 +109,9 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_timer()
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
         self.guard.stop_waiting(self)
         super().connection_lost(exc)
 
@@ -115,6 +122,11 @@ class GuardedH11Protocol(H11Protocol):
             self._last_cycle = self.cycle
             self._stop_timer()
             self.guard.stop_waiting(self)
+            if self.conn.their_state == h11.SEND_BODY:  # now the body has its own deadline
+                self._body_timer = self.loop.call_later(self.guard.header_timeout, self._body_timed_out)
+        if self._body_timer is not None and self.conn.their_state != h11.SEND_BODY:
+            self._body_timer.cancel()
+            self._body_timer = None
 
     def on_response_complete(self) -> None:
         self.served = True
@@ -131,6 +143,12 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer = None
         if self in self.guard.waiting:
             self.guard.refuse(self, "request_header_timeout")
+
+    def _body_timed_out(self) -> None:
+        self._body_timer = None
+        if self.conn.their_state == h11.SEND_BODY and not self.transport.is_closing():
+            self.transport.close()
+            self.guard.on_refusal(self.client, "request_body_timeout")
 
     def _stop_timer(self) -> None:
         if self._header_timer is not None:
