@@ -279,3 +279,18 @@ def test_a_federal_register_document_is_titled_by_its_subject() -> None:
     )
     elsewhere = (Block("Airworthiness Directives", bold=True), Block("AGENCY: a word in another document"))
     assert guess_title(elsewhere, find_headings(elsewhere), "file-name") == "Airworthiness Directives"
+
+
+def test_a_line_without_words_is_never_a_heading_or_a_title() -> None:
+    """A web page printed to PDF: the site's phone number and the date in big type head every page."""
+    blocks = (
+        Block("+7 (495) 123-45-67", size=1.6, bold=True),
+        Block("01.12.2026", kind="heading", level=2),
+        Block("Порядок подачи обращений", size=1.6, bold=True),
+        Block("Обращение подаётся в письменной форме."),
+    )
+    headings = find_headings(blocks)
+    assert [blocks[h.index].text for h in headings] == ["Порядок подачи обращений"]
+    assert guess_title(blocks, headings, "file-name") == "file-name"  # not the phone number: the caller's fallback
+    titled = (Block("Положение о приёме обращений", bold=True), *blocks)
+    assert guess_title(titled, find_headings(titled), "file-name") == "Положение о приёме обращений"

@@ -19,6 +19,7 @@ from docshelf.model import Block
 
 _CYR = re.compile(r"[А-Яа-яЁё]")
 _FIGURE = re.compile(r"[<>|=]|-->|<--")
+_WORDS = re.compile(r"[^\W\d_]{3}")  # a word of three letters, in any script
 _DOT_LEADER = re.compile(r"(?:\.{4,}|…{2,})\s*\d{1,4}$")
 _TOC_TAIL = re.compile(r"(?:\.{2,}|\s)\s*\d{1,4}$")
 _MARKUP = re.compile(r"\*\*|__|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)")
@@ -71,6 +72,8 @@ def _match(block: Block) -> tuple[str, int, str] | None:
         if kind != "statya" and len(text) > 300:
             return None
         return kind, rank, number
+    if not _WORDS.search(text):
+        return None  # big or tagged, but no words: a phone number, a date, a page number in a web print's header
     if block.kind == "heading":
         return "source", 60 + block.level, ""
     if block.size >= 1.15 and len(text) <= 150 and not text.endswith(_SENTENCE_END):
@@ -272,7 +275,13 @@ def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: st
     first = headings[0].index if headings else len(blocks)
     preamble = [b for b in blocks[:first][:15] if b.kind != "table" and not b.editorial and len(b.text) < 250]
     styled = [b for b in preamble if b.bold or b.size >= 1.15 or b.kind == "heading"]
-    styled = [b for b in styled if not _BOILERPLATE_TITLE.match(plain(b.text)) and not _NOT_TITLE.match(plain(b.text))]
+    styled = [
+        b
+        for b in styled
+        if not _BOILERPLATE_TITLE.match(plain(b.text))
+        and not _NOT_TITLE.match(plain(b.text))
+        and _WORDS.search(plain(b.text))
+    ]
     if styled:
         lines = list(dict.fromkeys(plain(b.text) for b in styled))[:3]  # a cover and a title page repeat it
         # Letter-spaced words are collapsed in the title (the text keeps them verbatim).
@@ -280,7 +289,7 @@ def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: st
     for b in preamble:  # plain-text standards (RFCs): the first short line that reads like a title
         text = plain(b.text)
         title_like = 2 <= len(text.split()) <= 20 and not text.endswith(_SENTENCE_END)
-        if title_like and not _NOT_TITLE.match(text) and not _BOILERPLATE_TITLE.match(text):
+        if title_like and _WORDS.search(text) and not _NOT_TITLE.match(text) and not _BOILERPLATE_TITLE.match(text):
             return text
     return fallback
 
