@@ -2,16 +2,22 @@
 
 For each answerable query of bench/search_queries.jsonl, on the corpus shelf (../shared/corpus):
 
-* **tables of contents only**: read ``index.md``, open the documents whose entries share the most
-  analysed words with the query (at most :data:`DOCS_TRIED`), in each read the subindex (and any
-  nested subindex it links), then fetch the sections whose entries share the most words, best first
-  (at most :data:`SECTIONS_TRIED` per document), until a section holding the gold text is read;
-* **search first**: one ``search`` (limit 5; its text as the tool prints it), then fetch the hits in
-  order (at most :data:`HITS_TRIED`); when none is the answer, the tables-of-contents walk follows
-  and its bytes are added.
+* **tables of contents only**: read ``index.md``, open the documents whose entries best match the
+  query (at most :data:`DOCS_TRIED`), in each read the subindex (and any nested subindex it links),
+  then fetch the sections whose entries match best, best first (at most :data:`SECTIONS_TRIED` per
+  document), until the gold text has been read;
+* **search first**: one ``search`` (limit 5; its text as the tool prints it), then read the hits in
+  order (at most :data:`HITS_TRIED`) as the tool description says: ``fetch(path, start, max_chars)``
+  with the hit's reading window (its clause); when no window holds the answer, the hits' whole
+  sections, then the tables-of-contents walk, and their bytes are added.
 
-Bytes are UTF-8 bytes of the text each call returns (an index page, the first page of a section,
-the search result); medians per query kind, and how often the answer was reached at all.
+An entry matches the query by its words as search analyses them (Snowball keys and the shelf's
+synonym groups, so «за рубеж» meets «трансграничная»: a model reading an index knows that much),
+each query concept weighted by how few entries of the page hold it. The answer counts as reached
+only when the gold text is in what was read (a path-only gold: when that section was read).
+
+Bytes are UTF-8 bytes of the text each call returns (an index page, one page of a section, the
+search result); medians per query kind, and how often the answer was reached at all.
 
     python bench/navigate.py
     python bench/navigate.py --shelf /path/to/built/corpus/shelf
@@ -20,6 +26,7 @@ the search result); medians per query kind, and how often the answer was reached
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
@@ -36,22 +43,23 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from docshelf.errors import DocShelfError  # noqa: E402
 from docshelf.shelf import gitrepo, reader  # noqa: E402
-from docshelf.text import search  # noqa: E402
-from docshelf.text.analyzer import index_text, keys  # noqa: E402
+from docshelf.text import search, synonyms  # noqa: E402
+from docshelf.text.analyzer import index_text, query_tokens  # noqa: E402
 from docshelf.text.evaluate import load_queries  # noqa: E402
 from docshelf.text.normalize import normalize_text  # noqa: E402
 
 QUERIES = REPO / "bench" / "search_queries.jsonl"
 DOCS_TRIED, SECTIONS_TRIED, HITS_TRIED = 2, 3, 3
-_ENTRY = re.compile(r"^\s*- \[(?P<title>[^\]]*)\]\((?P<path>[^)]+)\)(?P<rest>.*)$", re.MULTILINE)
+_ENTRY = re.compile(r"^\s*- \[(?P<title>[^\]]*)\]\((?P<path>[^)]+)\)(?P<rest>.*)$")
 
 
 @dataclass
 class Walk:
-    """What one navigation read: bytes per call, and whether it reached a gold section."""
+    """What one navigation read: bytes per call, and whether the gold text was among them."""
 
     commit: str
-    gold: set[str]
+    gold: set[str]  # sections holding the answer
+    needles: list[str]  # the answer's text, normalized ([] when the gold is a path)
     bytes: int = 0
     calls: int = 0
     found: bool = False
@@ -61,75 +69,107 @@ class Walk:
         self.calls += 1
         return text
 
+    def saw(self, path: str, text: str) -> None:
+        if path in self.gold and (not self.needles or any(n in normalize_text(text) for n in self.needles)):
+            self.found = True
 
-def _entries(text: str, base: str) -> list[tuple[str, str]]:
-    """(entry text, shelf path) of every link line of an index page; relative links resolved against ``base``."""
-    out = []
-    for m in _ENTRY.finditer(text):
+
+Query = list[frozenset[str]]  # per concept of the query: every analyser key any of its forms has
+
+
+def analysed(query: str) -> Query:
+    concepts = synonyms.parse(None).concepts(query_tokens(query))
+    return [frozenset(k for alt in c.alts for k in alt) for c in concepts]
+
+
+def _entries(text: str, base: str) -> list[tuple[str, str, str]]:
+    """(title, the rest of the entry, shelf path) of every link line of an index page.
+
+    A split article's parts are indented links under an unlinked line with its title: each part's
+    title is that line, as a reader sees it. Relative links are resolved against ``base``.
+    """
+    out, parent = [], ""
+    for line in text.splitlines():
+        m = _ENTRY.match(line)
+        if m is None:
+            if line.startswith("- "):
+                parent = line[2:]
+            continue
+        parent = parent if line.startswith(" ") else ""
         path = m["path"]
         if path.startswith("/"):
             path = path[1:]  # shelf-absolute
         elif not path.startswith("docs/") and base:
             path = os.path.normpath(str(Path(base).parent / path))  # nested subindexes link with ../
-        out.append((f"{m['title']} {m['rest']}", path))
+        out.append((f"{parent} {m['title']}", m["rest"], path))
     return out
 
 
-def _ranked(query_keys: set[str], entries: list[tuple[str, str]]) -> list[str]:
-    """Entry paths by how many of the query's keys the entry's words hold (ties: the index's order)."""
-    scored = [(len(query_keys & set(index_text(text).split())), -n, path) for n, (text, path) in enumerate(entries)]
+def _ranked(query: Query, entries: list[tuple[str, str, str]]) -> list[str]:
+    """Entry paths by the query concepts their words hold, a concept held by few entries weighing more."""
+    words = [set(index_text(f"{title} {rest}").split()) for title, rest, _path in entries]
+    held = [[bool(c & w) for c in query] for w in words]
+    df = [sum(h[i] for h in held) for i in range(len(query))]
+    weight = [math.log(1 + len(entries) / (1 + d)) for d in df]
+    scored = [(sum(w for w, h in zip(weight, hs, strict=True) if h), -n, e[2])
+              for n, (hs, e) in enumerate(zip(held, entries, strict=True))]  # fmt: skip
     return [path for score, _n, path in sorted(scored, reverse=True) if score > 0]
 
 
-def _fetch(root: Path, walk: Walk, path: str) -> None:
+def _fetch(root: Path, walk: Walk, path: str, start: int = 0, max_chars: int | None = None) -> None:
     try:
-        walk.read(reader.fetch(root, path, at=walk.commit).text)
+        page = reader.fetch(root, path, at=walk.commit, start=start, **({"max_chars": max_chars} if max_chars else {}))
     except DocShelfError:
         return
-    walk.found = walk.found or path in walk.gold
+    walk.saw(path, walk.read(page.text))
 
 
-def _subindex(root: Path, walk: Walk, path: str, query_keys: set[str], depth: int = 0) -> None:
+def _subindex(root: Path, walk: Walk, path: str, query: Query, depth: int = 0) -> None:
     """Read one subindex and fetch its best sections (a nested subindex is walked the same way)."""
     try:
         text = walk.read(reader.read_index(root, path, at=walk.commit).text)
     except DocShelfError:
         return
-    for target in _ranked(query_keys, _entries(text, path))[:SECTIONS_TRIED]:
+    for target in _ranked(query, _entries(text, path))[:SECTIONS_TRIED]:
         if walk.found:
             return
         if target.endswith("subindex.md") and target != path and depth < 2:
-            _subindex(root, walk, target, query_keys, depth + 1)
+            _subindex(root, walk, target, query, depth + 1)
         else:
             _fetch(root, walk, target)
 
 
 def by_tables(root: Path, query: str, walk: Walk) -> Walk:
-    query_keys = set(keys(query))
+    concepts = analysed(query)
     top = walk.read(reader.read_index(root, "index.md", at=walk.commit).text)
-    for doc in _ranked(query_keys, _entries(top, ""))[:DOCS_TRIED]:
+    for doc in _ranked(concepts, _entries(top, ""))[:DOCS_TRIED]:
         if walk.found:
             break
-        _subindex(root, walk, doc, query_keys)
+        _subindex(root, walk, doc, concepts)
     return walk
 
 
 def by_search(root: Path, query: str, walk: Walk) -> Walk:
     result = search.search(root, query, at=walk.commit)
     walk.read(search.describe(result))
-    for hit in result.hits[:HITS_TRIED]:
-        if walk.found:
-            break
-        _fetch(root, walk, hit.path)
+    hits = result.hits[:HITS_TRIED]
+    for hit in hits:  # the clause each hit points at
+        if not walk.found:
+            _fetch(root, walk, hit.path, hit.start, hit.max_chars or None)
+    for hit in hits:  # the whole section, where the clause was not enough
+        if not walk.found and hit.max_chars:
+            _fetch(root, walk, hit.path)
     return walk if walk.found else by_tables(root, query, walk)
 
 
-def gold_paths(root: Path, commit: str) -> Callable[[str | list[str]], set[str]]:
+def gold_paths(root: Path, commit: str) -> Callable[[str | list[str]], tuple[set[str], list[str]]]:
     texts = {r.path: normalize_text(r.text) for r in search.read_sections(root, commit)}
 
-    def find(gold: str | list[str]) -> set[str]:
-        needles = [normalize_text(g) for g in ([gold] if isinstance(gold, str) else gold)]
-        return {p for p, t in texts.items() if any(n in t for n in needles)}
+    def find(gold: str | list[str]) -> tuple[set[str], list[str]]:
+        golds = [gold] if isinstance(gold, str) else gold
+        paths = {g for g in golds if g in texts}
+        needles = [normalize_text(g) for g in golds if g not in texts]
+        return paths | {p for p, t in texts.items() if any(n in t for n in needles)}, [] if paths else needles
 
     return find
 
@@ -141,9 +181,9 @@ def run(root: Path) -> list[str]:
     for q in load_queries(QUERIES):
         if q["gold"] is None:
             continue
-        gold = find(q["gold"])
+        gold, needles = find(q["gold"])
         for name, navigate in (("tables only", by_tables), ("search first", by_search)):
-            walk = navigate(root, q["query"], Walk(commit, gold))
+            walk = navigate(root, q["query"], Walk(commit, gold, needles))
             rows[name][q.get("kind") or "plain"].append(walk)
             rows[name]["all"].append(walk)
     kinds = [*sorted(k for k in rows["tables only"] if k != "all"), "all"]

@@ -90,6 +90,12 @@ class Hit(Result):
     pages: list[int] = Field(description="Source pages of the section.")
     edition: Edition = Field(description="Edition fields of the document.")
     snippet_clause: str = Field(default="", description="The innermost clause holding the snippet, to cite.")
+    start: int = Field(default=0, description="Where the snippet's clause begins in the section: fetch's `start`.")
+    max_chars: int = Field(
+        default=0,
+        description="How many characters from `start` hold that clause (or the text around the snippet): "
+        "fetch's `max_chars` to read just it. 0: not known, fetch the section.",
+    )
     status: str = Field(
         default="", description="Edition status of the document on as_of; '' when it has no edition data."
     )

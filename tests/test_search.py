@@ -167,6 +167,28 @@ def test_the_snippet_is_the_best_sentence_and_its_clause_proves_it(small: Path) 
     assert first.snippet_clause == "ст. 12 ч. 1" and first.snippet.startswith("1. Трансграничная передача")
 
 
+def test_a_hit_says_where_its_clause_is_and_fetch_reads_just_that(small: Path) -> None:
+    hit = _first(small, "оператор обязан убедиться в адекватной защите прав субъектов")
+    page = reader.fetch(small, hit.path, start=hit.start, max_chars=hit.max_chars)
+    whole = reader.fetch(small, hit.path).text
+    assert page.text.startswith("2. Оператор до начала трансграничной передачи") and hit.snippet in page.text
+    assert 0 < hit.start and len(page.text) == hit.max_chars < len(whole)  # the clause, not the article
+    assert f"{hit.path} start={hit.start} max_chars={hit.max_chars}" in search.describe(search.search(
+        small, "оператор обязан убедиться в адекватной защите прав субъектов"))  # fmt: skip
+
+
+def test_a_reading_window_is_the_clause_or_the_paragraph_around_the_snippet() -> None:
+    text = "Вступление.\n\n" + "Абзац первый. " * 100 + "\n\n" + "Длинный абзац. " * 800
+    short = [("ст. 1", 0, len(text)), ("ст. 1 ч. 1", 13, 100)]
+    assert search.read_window(text, short, 20, 60) == (13, 100)  # a short clause: all of it
+    para = text.index("Длинный")
+    a = para + 30
+    start, end = search.read_window(text, [("ст. 1", 0, len(text))], a, a + 50)
+    assert start == para and end - start == search.READ_WINDOW  # a long clause: its paragraph, a window long
+    far = para + 5000  # deep inside a paragraph longer than a window: from the snippet's sentence on
+    assert search.read_window(text, [], far, far + 50) == (far, far + search.READ_WINDOW)
+
+
 SNIPPET_TEXT = (
     """# Статья 5. Хранение
 

@@ -159,3 +159,14 @@ def test_a_gist_is_the_opening_words_of_each_part_taken_from_the_text() -> None:
         "Граждане (физические лица) и организации (юридические лица) вправе осуществлять поиск и получение информации."
     )
     assert gist("# Заголовок\n\n> только служебная строка\n", "", []) == ""
+
+
+def test_a_chapter_entry_names_what_it_holds_in_its_own_words() -> None:
+    meta = _meta(200, 10)
+    titles = {21: "Статья 21. Служебное время", 22: "С т а т ь я 22. Отпуска на службе"}
+    titles[23] = "Статья 23. Отпуска на службе"  # said once
+    data = [dict(s, title=titles.get(n, s["title"])) for n, s in enumerate(meta.section_data, start=1)]
+    top = toc.render_subindexes(replace(meta, section_data=data))["docs/laws/doc/subindex.md"]
+    chapter = next(ln for ln in top.splitlines() if ln.startswith("- [Глава 2."))
+    gist = "Служебное время · Отпуска на службе · Заголовок"
+    assert chapter.endswith(f"ст. 21–40 · 20 sections · ~6000 tok, 19.5 KB — {gist}")

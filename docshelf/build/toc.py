@@ -26,6 +26,10 @@ from docshelf.records import DocMeta, SectionMeta
 
 MAX_ENTRIES = 60
 GIST_PAGE_CHARS = 4800  # all gists of one page together; each entry gets its share, 60–160 characters
+GROUP_GIST_CHARS = 160  # a chapter's entry: the titles of what it holds, this long at most
+_NUMBERED = re.compile(  # a title's own number, when the section has no clause id to find it by
+    r"^(?:Статья|Article|Section|Пункт|Раздел|Глава|Приложение|Appendix)?\s*[\dA-ZА-Я]+(?:[.\-]\d+)*\.?\s+"
+)
 _PIECE = re.compile(r"^(?P<title>.+?) \((?P<piece>[^()]+)\)$")  # «Статья 8. Право … (ч. 9–10)», «4.3. UPDATE (1/3)»
 
 
@@ -146,6 +150,28 @@ def _listing(sections: Sequence[SectionMeta], skip: int) -> list[str]:
     return lines
 
 
+def _contents(members: Sequence[SectionMeta]) -> str:
+    """What a group holds, in its own words: its sections' titles, numbers cut, each title once.
+
+    «Глава 8. Служебное время и время отдыха» says nothing of leave; «Служебное время · Отпуска на
+    гражданской службе» does. The group's own heading, repeated as a section, is left out.
+    """
+    named = dict.fromkeys(
+        t for s in members if s.title and s.title != (s.groups[-1] if s.groups else "") and (t := _unnumbered(s))
+    )
+    return " · ".join(named)
+
+
+def _unnumbered(s: SectionMeta) -> str:
+    """The section's title without its number («Статья 46. », «С т а т ь я 46. », «4.3. »)."""
+    title = _piece(s)[0] or s.title
+    number = s.clause.split(" ")[-1] if s.clause else ""
+    at = title.find(number) if number else -1
+    if 0 <= at <= 20:
+        return title[at + len(number) :].lstrip(". ").strip()
+    return _NUMBERED.sub("", title, count=1).strip()
+
+
 def _clause_range(sections: Sequence[SectionMeta]) -> str:
     clauses = [s.clause for s in sections if s.clause]
     if not clauses:
@@ -172,7 +198,9 @@ def render_subindexes(meta: DocMeta) -> dict[str, str]:
         folder = f"{here}/g{n:02d}-{slugify(top, max_length=40, word_boundary=True) or 'group'}"
         tokens, size = sum(s.tokens for s in members), sum(s.bytes for s in members)
         facts = [_clause_range(members), f"{len(members)} sections", _size(tokens, size)]
-        lines.append(f"- [{top}]({link(folder)}/subindex.md): " + " · ".join(f for f in facts if f))
+        gist = _clip(_contents(members), GROUP_GIST_CHARS)
+        note = " · ".join(f for f in facts if f) + (f" — {gist}" if gist else "")
+        lines.append(f"- [{top}]({link(folder)}/subindex.md): {note}")
         body = [f"# {top}", "", f"> {meta.id} · {meta.title} · [up]({link(entry)})", ""]
         pages[f"{folder}/subindex.md"] = _page(body + _listing(members, 1))
     ungrouped = [s for s in sections if not s.groups]

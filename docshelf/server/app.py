@@ -34,7 +34,9 @@ RESOURCE_TEMPLATE = "shelf://{+path}{?at}"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 _STEPS = {
-    "search": "To find a section quickly, call search with the words of the question; check the hit by fetching it. "
+    "search": "To find a section quickly, call search with the words of the question; check the hit by fetching it "
+    "(a hit's start and max_chars read just its clause: pass them to fetch; fetch the whole section when the "
+    "clause needs its context). "
     "If search says low_confidence, search again with the document's own terms (the words of its titles and "
     "clauses) before concluding that the shelf does not have it.",
     "verify_quote": "Call verify_quote for every quote before you give it, with the section path or citation as "
