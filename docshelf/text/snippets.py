@@ -29,6 +29,9 @@ _ABBREVIATIONS = frozenset(
     + "no e.g i.e etc fig sec vol et al".split()
 )
 _WORD_BEFORE = re.compile(r"([^\W_]+(?:\.[^\W_]+)*)$")
+# How far before a stop the abbreviation test looks: a longer word there is no abbreviation.
+_ABBREVIATION_REACH = max(map(len, _ABBREVIATIONS)) + 8
+_SPACES = re.compile(r"\s*")  # \s is exactly str.isspace, so this skips what lstrip() would
 _MIN_UNIT_WORDS = 3  # a shorter piece («1.», «См. ст.») joins the unit after it
 _NEGATION_BEFORE = re.compile(r"(?<![^\W_])(?:не|ни|нет|not|no)(?P<gap>\s+)$", re.I)
 _NEGATION_AFTER = re.compile(r"(?P<gap>\s+)(?P<word>не|ни|нет|not|no)(?![^\W_])", re.I)
@@ -39,8 +42,9 @@ def _units(text: str, blanked: str) -> tuple[list[tuple[int, int]], list[tuple[i
     units: list[tuple[int, int]] = []
     headings: list[tuple[int, int]] = []
     for line in _LINE.finditer(blanked):
-        body = line.group().strip()
-        start = line.start() + len(line.group()) - len(line.group().lstrip())
+        whole = line.group()
+        body = whole.strip()
+        start = line.start() + len(whole) - len(whole.lstrip())
         if not body or _TABLE_RULE.match(body):
             continue
         if body.startswith("#"):
@@ -58,19 +62,35 @@ def _sentences(text: str, a: int, b: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     begin = a
     for m in _STOP.finditer(text, a, b):
-        before = _WORD_BEFORE.search(text, begin, m.start())
-        if before and before.group(1).casefold() in _ABBREVIATIONS:
+        if _abbreviation_before(text, begin, m.start()):
             continue
         out.append((begin, m.end()))
-        begin = m.end() + len(text[m.end() : b]) - len(text[m.end() : b].lstrip())
+        begin = _SPACES.match(text, m.end(), b).end()  # type: ignore[union-attr]  # \s* always matches
     if begin < b:
         out.append((begin, b))
     merged: list[tuple[int, int]] = []
     for s, e in out:
-        if merged and len(text[merged[-1][0] : merged[-1][1]].split()) < _MIN_UNIT_WORDS:
+        # maxsplit: whether a unit has fewer than 3 words needs no more than its first 3.
+        if merged and len(text[merged[-1][0] : merged[-1][1]].split(None, _MIN_UNIT_WORDS - 1)) < _MIN_UNIT_WORDS:
             s = merged.pop()[0]
         merged.append((s, e))
     return merged
+
+
+def _abbreviation_before(text: str, begin: int, stop: int) -> bool:
+    """Whether the word of ``text[begin:stop]`` that ends at the stop is an abbreviation («ст», «т.д»).
+
+    The same answer as ``_WORD_BEFORE.search(text, begin, stop)``, which tries every start from
+    ``begin`` (quadratic in a long sentence), but looking only at the last few characters: a word
+    that still matches from the window's first or second character is longer than any abbreviation.
+    """
+    window = max(begin, stop - _ABBREVIATION_REACH)
+    before = _WORD_BEFORE.search(text, window, stop)
+    if before is None:
+        return False  # a word reaching further back would match from the window's first characters too
+    if window > begin and before.start() <= window + 1:
+        return False  # casefold never shortens a string: too long for an abbreviation
+    return before.group(1).casefold() in _ABBREVIATIONS
 
 
 def _concept_hits(
@@ -92,9 +112,21 @@ def _concept_hits(
 
 
 # What a quick look folds before asking whether a segment may hold a key: ё and dashes (same length).
-_QUICK = str.maketrans({"ё": "е", **{c: "_" for c in "-./\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}})
-_SEPARATORS = str.maketrans({c: "_" for c in "-./"})
+_QUICK = (("ё", "е"), *((c, "_") for c in "-./\u2010\u2011\u2012\u2013\u2014\u2015\u2212"))
+_SEPARATORS = (("-", "_"), (".", "_"), ("/", "_"))
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
+def _replaced(text: str, pairs: tuple[tuple[str, str], ...]) -> str:
+    """``text`` with each character of ``pairs`` replaced by its single-character partner.
+
+    The same as ``str.translate`` with that table, several times faster on Cyrillic text: a dict
+    table is looked up per character, ``str.replace`` scans in C and skips absent characters.
+    """
+    for old, new in pairs:
+        if old in text:
+            text = text.replace(old, new)
+    return text
 
 
 def _segment_hits(
@@ -108,10 +140,10 @@ def _segment_hits(
     """
     probes = {k for ks in wanted for k in ks | {_REF.sub("", k) for k in ks} if k}
     hits = []
-    whole = blanked.lower().translate(_QUICK)
+    whole = _replaced(blanked.lower(), _QUICK)
     aligned = len(whole) == len(blanked) and not _INVISIBLE.search(blanked)
     for a, b in segments:
-        folded = whole[a:b] if aligned else _INVISIBLE.sub("", blanked[a:b].lower().translate(_QUICK))
+        folded = whole[a:b] if aligned else _INVISIBLE.sub("", _replaced(blanked[a:b].lower(), _QUICK))
         if not (any(p in folded for p in probes) or any(n in blanked[a:b].lower() for n in needles or ())):
             continue
         hits += [(a + pos, c) for pos, c in _concept_hits(normalize(blanked[a:b]), wanted, prefix, needles)]
@@ -126,14 +158,28 @@ def _candidate_words(text: str, keysets: list[frozenset[str]]) -> list[tuple[int
     prefixes = tuple({k for ks in keysets for k in ks if k})
     if not prefixes:
         return []
+    plain = _replaced(text, _SEPARATORS)  # separators written as keys write them; offsets unchanged
     out = []
     for m in WORD.finditer(text):
-        word = m.group()
-        # A compound («ии-системам») is split by the analyzer: each part may begin like a key.
-        parts = [word] if "-" not in word else [word, *word.split("-")]
-        if any(p.translate(_SEPARATORS).startswith(prefixes) for p in parts):
-            out.append((m.start(), word))
+        start, end = m.span()
+        if plain.startswith(prefixes, start, end) or _part_begins(text, plain, start, end, prefixes):
+            out.append((start, m.group()))
     return out
+
+
+def _part_begins(text: str, plain: str, start: int, end: int, prefixes: tuple[str, ...]) -> bool:
+    """Whether a part after a hyphen of the word ``text[start:end]`` begins like a key.
+
+    A compound («ии-системам») is split by the analyzer: each part may begin like a key (the first
+    part begins like one only if the whole word does, which the caller tried).
+    """
+    dash = text.find("-", start, end)
+    while dash >= 0:
+        nxt = text.find("-", dash + 1, end)
+        if plain.startswith(prefixes, dash + 1, nxt if nxt >= 0 else end):
+            return True
+        dash = nxt
+    return False
 
 
 def innermost(clauses: list[Clause], a: int, b: int) -> Clause | None:
