@@ -17,6 +17,12 @@ deterministic), with article, item and measure identifiers mixed in.
     python bench/search.py                      # both shelves, 100,000 generated clauses
     python bench/search.py --clauses 2000 --spans 100
     python bench/search.py --skip-corpus        # the generated shelf only
+    python bench/search.py --skip-corpus --generated /tmp/gen   # keep the generated shelf; reuse it next time
+
+With ``--generated DIR`` the generated shelf (``DIR/shelf``, its cached index) and the plain FTS5
+index (``DIR/fts-<commit>.sqlite``) are kept, and a later run with the same DIR reuses them instead
+of spending minutes on generation and builds (their build columns then say ``reused``). The
+incremental table is skipped then: it commits to the shelf, which must stay as generated.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import json
 import random
 import re
 import resource
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -156,9 +163,11 @@ def synthetic_shelf(dest: Path, clauses: int, gen: Generator) -> Path:
 class Fts5Baseline:
     """What one gets without DocShelf's analyzer: raw text in FTS5 unicode61, the query's words ORed."""
 
-    def __init__(self, rows: list[search.SectionRow], path: Path) -> None:
+    def __init__(self, rows: list[search.SectionRow], path: Path, fill: bool = True) -> None:
         self.paths = [r.path for r in rows]
         self.db = sqlite3.connect(path)
+        if not fill:  # a kept index of the same rows, in the same order
+            return
         self.db.execute("CREATE VIRTUAL TABLE fts USING fts5(title, body, tokenize='unicode61 remove_diacritics 2')")
         self.db.executemany(
             "INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)",
@@ -237,21 +246,34 @@ def wall_and_cpu(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     return out, time.perf_counter() - wall, cpu() - start
 
 
-def build_all(root: Path, tmp: Path, grep: bool) -> tuple[dict[str, Engine], dict[str, tuple[float, float]]]:
-    """The engines over one shelf, with (build CPU s, index MB) per engine."""
+Build = tuple[float | None, float]  # (build CPU s, None: a kept index reused; index MB)
+
+
+def build_all(root: Path, tmp: Path, grep: bool, reuse: bool = False) -> tuple[dict[str, Engine], dict[str, Build]]:
+    """The engines over one shelf, with (build CPU s, index MB) per engine; ``reuse``: keep indexes already built."""
     commit = gitrepo.resolve(root)
     target = indexcache.index_path(root, commit)
     target.parent.mkdir(exist_ok=True)
-    _how, ds_build = timed(lambda: indexcache.make_index(root, commit, target))
+    ds_build: float | None = None
+    if not (reuse and target.exists()):
+        _how, ds_build = timed(lambda: indexcache.make_index(root, commit, target))
     rows = search.read_sections(root, commit)
     fts_path = tmp / f"fts-{commit}.sqlite"
-    fts, fts_build = timed(lambda: Fts5Baseline(rows, fts_path))
+    fts_build: float | None = None
+    if reuse and fts_path.exists():
+        fts = Fts5Baseline(rows, fts_path, fill=False)
+    else:
+        fts_path.unlink(missing_ok=True)
+        fts, fts_build = timed(lambda: Fts5Baseline(rows, fts_path))
     mb = 1024 * 1024
     engines: dict[str, Engine] = {"DocShelf": docshelf_engine(root), FTS5: fts}
-    builds = {"DocShelf": (ds_build, target.stat().st_size / mb), FTS5: (fts_build, fts_path.stat().st_size / mb)}
-    tv = tantivy_engine(rows, tmp / f"tantivy-{commit}")
+    builds: dict[str, Build] = {
+        "DocShelf": (ds_build, target.stat().st_size / mb),
+        FTS5: (fts_build, fts_path.stat().st_size / mb),
+    }
+    tv = tantivy_engine(rows, tmp / f"tantivy-{commit}", reuse)
     if tv is not None:
-        engines[TANTIVY], builds[TANTIVY] = tv[0], (tv[1], tv[2])
+        engines[TANTIVY], builds[TANTIVY] = tv
     if grep:
         engines["grep -i (OR)"], builds["grep -i (OR)"] = grep_engine(root), (0.0, 0.0)
     return engines, builds
@@ -261,7 +283,7 @@ FTS5 = "FTS5 unicode61 OR"
 TANTIVY = "tantivy, DocShelf keys, OR (candidates only)"
 
 
-def tantivy_engine(rows: list[search.SectionRow], path: Path) -> tuple[Engine, float, float] | None:
+def tantivy_engine(rows: list[search.SectionRow], path: Path, reuse: bool = False) -> tuple[Engine, Build] | None:
     """tantivy over the same analyzer keys (whitespace tokenizer), the query's keys ORed: the candidate stage only."""
     try:
         import tantivy  # type: ignore[import-not-found]
@@ -269,13 +291,15 @@ def tantivy_engine(rows: list[search.SectionRow], path: Path) -> tuple[Engine, f
         return None
     from docshelf.text.analyzer import index_text, keys
 
+    sb = tantivy.SchemaBuilder()
+    sb.add_text_field("head", stored=False, tokenizer_name="whitespace")
+    sb.add_text_field("body", stored=False, tokenizer_name="whitespace")
+    sb.add_integer_field("row", stored=True, fast=True)
+    schema = sb.build()
+
     def build() -> Any:
         path.mkdir()
-        sb = tantivy.SchemaBuilder()
-        sb.add_text_field("head", stored=False, tokenizer_name="whitespace")
-        sb.add_text_field("body", stored=False, tokenizer_name="whitespace")
-        sb.add_integer_field("row", stored=True, fast=True)
-        index = tantivy.Index(sb.build(), path=str(path))
+        index = tantivy.Index(schema, path=str(path))
         writer = index.writer(heap_size=200_000_000, num_threads=1)
         for i, r in enumerate(rows):
             writer.add_document(tantivy.Document(head=index_text(f"{r.title} {r.clause} {r.doc_id}"),
@@ -285,7 +309,12 @@ def tantivy_engine(rows: list[search.SectionRow], path: Path) -> tuple[Engine, f
         index.reload()
         return index
 
-    index, secs = timed(build)
+    secs: float | None = None
+    if reuse and path.is_dir():
+        index = tantivy.Index(schema, path=str(path), reuse=True)  # kept from an earlier run over these rows
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+        index, secs = timed(build)
     size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1024 / 1024
     paths = [r.path for r in rows]
 
@@ -299,13 +328,13 @@ def tantivy_engine(rows: list[search.SectionRow], path: Path) -> tuple[Engine, f
         found = searcher.search(q, limit).hits
         return Ranking([paths[searcher.doc(a)["row"][0]] for _s, a in found])
 
-    return run, secs, size
+    return run, (secs, size)
 
 
 def speed_table(
-    title: str, root: Path, tmp: Path, queries: list[str], grep: bool = True
+    title: str, root: Path, tmp: Path, queries: list[str], grep: bool = True, reuse: bool = False
 ) -> tuple[list[str], dict[str, Engine]]:
-    engines, builds = build_all(root, tmp, grep)
+    engines, builds = build_all(root, tmp, grep, reuse)
     rows = search.read_sections(root, gitrepo.resolve(root))
     words = sum(len(_WORDS.findall(r.text)) for r in rows)
     lines = [f"**{title}**: {len(rows):,} sections, {words:,} words, {len(queries)} queries.", ""]
@@ -316,7 +345,8 @@ def speed_table(
     for name, (p50, p95) in measured.items():
         build, size = builds[name]
         ratios = f"{p50 / base[0]:.2f} | {p95 / base[1]:.2f}"
-        lines.append(f"| {name} | {build:.1f} | {size:.1f} | {p50:.2f} | {p95:.2f} | {ratios} |")
+        built = "reused" if build is None else f"{build:.1f}"
+        lines.append(f"| {name} | {built} | {size:.1f} | {p50:.2f} | {p95:.2f} | {ratios} |")
     return lines, engines
 
 
@@ -414,26 +444,49 @@ def main() -> None:
     ap.add_argument("--clauses", type=int, default=100_000, help="size of the generated shelf")
     ap.add_argument("--spans", type=int, default=300, help="random word runs timed per shelf")
     ap.add_argument("--skip-corpus", action="store_true", help="only the generated shelf")
+    ap.add_argument("--generated", type=Path, metavar="DIR", help="keep the generated shelf in DIR; reuse it if there")
     args = ap.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"{CORPUS} is absent: the corpus shelf and the labelled queries need it.")
     with tempfile.TemporaryDirectory(prefix="docshelf-bench-") as tmp_name:
         tmp = Path(tmp_name)
-        root, conv = timed(lambda: corpus_shelf(tmp / "corpus"))
-        rows = search.read_sections(root, gitrepo.resolve(root))
+        kept = args.generated.resolve() if args.generated else None
+        reuse = kept is not None and (kept / "shelf" / ".git").exists()
         out: list[str] = []
+        conv = 0.0
+        if not (reuse and args.skip_corpus):  # the corpus feeds the generator and its own tables
+            root, conv = timed(lambda: corpus_shelf(tmp / "corpus"))
+            rows = search.read_sections(root, gitrepo.resolve(root))
         if not args.skip_corpus:
             labelled = [q["query"] for q in load_queries(QUERIES)]
             table, engines = speed_table("Corpus shelf", root, tmp, labelled + spans(rows, args.spans))
             out += [*table, "", *quality_table(root, engines), ""]
-        gen = Generator([r.text for r in rows if "ru-regulations" in r.path])
-        big, gen_cpu = timed(lambda: synthetic_shelf(tmp / "generated", args.clauses, gen))
+        gen = Generator([r.text for r in rows if "ru-regulations" in r.path]) if not reuse else None
+        big, gen_cpu = _generated_shelf(kept, tmp, args.clauses, gen)
         gen_rows = search.read_sections(big, gitrepo.resolve(big))
         ids = [f"ст. {n}" for n in range(1, 11)] + [f"УПД.{n}" for n in range(1, 11)]
-        table, engines = speed_table("Generated shelf", big, tmp, ids + spans(gen_rows, args.spans), grep=False)
-        out += [*table, "", *absent_table(big, engines), "", *incremental_table(big, gen, args.clauses)]
-        out += ["", f"(corpus conversion {conv:.0f} s, generation + commit {gen_cpu:.0f} s CPU; not part of search)"]
+        where = kept or tmp
+        table, engines = speed_table(
+            "Generated shelf", big, where, ids + spans(gen_rows, args.spans), grep=False, reuse=kept is not None
+        )
+        out += [*table, "", *absent_table(big, engines)]
+        if gen is not None and kept is None:
+            out += ["", *incremental_table(big, gen, args.clauses)]
+        else:
+            out += ["", "(incremental table skipped: the kept generated shelf must stay as generated)"]
+        made = "reused" if gen is None else f"{gen_cpu:.0f} s CPU"
+        out += ["", f"(corpus conversion {conv:.0f} s, generation + commit {made}; not part of search)"]
     print("\n".join(out))
+
+
+def _generated_shelf(kept: Path | None, tmp: Path, clauses: int, gen: Generator | None) -> tuple[Path, float]:
+    """The generated shelf: made in ``kept`` (or a temporary folder), or the one ``kept`` already holds."""
+    if gen is None:
+        assert kept is not None
+        return kept / "shelf", 0.0
+    dest = (kept or tmp) / ("shelf" if kept else "generated")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    return timed(lambda: synthetic_shelf(dest, clauses, gen))
 
 
 if __name__ == "__main__":
