@@ -43,7 +43,7 @@ from docshelf.law.editions import has_edition, meta_status
 from docshelf.records import DocMeta
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
-from docshelf.text import folding, synonyms
+from docshelf.text import definitions, folding, synonyms
 from docshelf.text.analyzer import STOPWORDS, WORD, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
@@ -67,6 +67,7 @@ __all__ = [
 OR_CANDIDATES, AND_CANDIDATES = 40, 20
 RANK_BUDGET = 1500  # postings one BM25-ranked query may read (~2 ms); beyond it candidates come unranked
 W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT, W_PART = 0.6, 0.3, 0.2, 1.0, 0.1
+W_DEFINES = 1.0  # a section defining the term a question asks about (definitions.defines)
 LOW_COVERAGE = 0.6  # chosen on bench/search_queries.jsonl: flags 6/9 unanswerable, 5/62 answerable
 SNIPPET_CHARS = 220
 READ_WINDOW = 3000  # most characters a hit's reading window spans: a clause, or the text around the snippet
@@ -158,6 +159,14 @@ def _ranked(
     return _rerank(index, concepts, dfs, cands, prefix) if cands else ([], {})
 
 
+def _definitions_first(index: SearchIndex, ranked: Ranked, concepts: list[Concept]) -> Ranked:
+    """A question for a term's meaning: the sections that define it gain :data:`W_DEFINES`."""
+    top = ranked[:RERANK_DEPTH]
+    texts = index.sections(r for _s, _c, r in top)
+    lifted = [(s + W_DEFINES * definitions.defines(texts[r].text, concepts), c, r) for s, c, r in top]
+    return sorted(lifted, key=lambda t: (-t[0], t[2])) + ranked[RERANK_DEPTH:]
+
+
 def _needles(query: str) -> list[str]:
     norm = normalize_text(query)
     found = WORD.findall(norm)
@@ -235,6 +244,8 @@ def search(
         mode, (ranked, stored) = "substring", _substring(index, text, scope)
     if not ranked:
         mode = "none"
+    elif mode == "exact" and definitions.asks_definition(text):
+        ranked = _definitions_first(index, ranked, concepts)
     hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
     weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")

@@ -1,0 +1,74 @@
+"""Questions that ask what a term means, and the sections that define it.
+
+«что такое компьютерный инцидент», «инцидент компьютерный это что», «что понимается под
+информационной системой», «what is a resolver»: the answer is the item of a definitions article
+(«4) компьютерный инцидент - факт нарушения…», «Resolver: a program that…»), not the articles that
+use the term most. Words alone cannot tell them apart — a definitions article says every term once
+among dozens — so when the query asks for a meaning, a section whose own item *begins* with the
+term and a dash (or «под X понимается», «X means …») is lifted.
+
+Pure: a query and a section text in, a yes/no out. Search calls it only for questions that ask.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from docshelf.text.analyzer import tokens
+from docshelf.text.normalize import normalize_text
+from docshelf.text.synonyms import Concept
+
+# How people ask what a word means, Russian and English (normalized text: lower case, ё as е).
+_ASKS = re.compile(
+    r"\b(?:что(?: \w+)? (?:такое|значит|означает|понимается|подразумевается|считается|называется)|"
+    r"кто(?: \w+)? (?:такой|такая|такие|считается|является|признается)|что это|это что|это кто|понятие|определени\w*|"
+    r"термин\w*|what (?:is|are|does)|define[sd]?|definition|meaning|stands? for|who is considered)\b"
+)
+# An item that defines its opening words: «4) компьютерный инцидент - факт…», «Resolver: a program…».
+_NUMBERING = re.compile(r"^\s*(?:[-*]\s*)?(?:\(?\d+(?:\.\d+)*[.)]|\(?[а-яa-z][.)])?\s*")
+_ITEMS = re.compile(r"\n|;\s")  # items are lines, or run on after «;» in one paragraph
+_DASH = re.compile(r"\s-\s|:\s")  # normalized text has one dash
+_UNDER = re.compile(r"\bпод (?P<term>[^,.;:]{3,80}?) (?:понимается|понимаются|следует понимать)\b")
+_MEANS = re.compile(r"^(?:the )?(?P<term>[^,.;:]{2,60}?) (?:means|is defined as|refers to)\b")
+TERM_WORDS = 8  # a defined term is this many words at most
+
+
+def asks_definition(query: str) -> bool:
+    """Whether the query asks what a term means."""
+    return bool(_ASKS.search(normalize_text(query)))
+
+
+def defined_terms(text: str) -> Iterable[frozenset[str]]:
+    """The analyser keys of every term the text defines, item by item."""
+    for line in _ITEMS.split(text):
+        item = _NUMBERING.sub("", normalize_text(line), count=1)
+        m = _DASH.search(item)
+        if m and 0 < len(item[: m.start()].split()) <= TERM_WORDS:
+            yield _keys(item[: m.start()])
+            continue
+        for found in (_UNDER.search(item), _MEANS.search(item)):
+            if found and len(found["term"].split()) <= TERM_WORDS:
+                yield _keys(found["term"])
+
+
+def defines(text: str, concepts: list[Concept]) -> bool:
+    """Whether the text defines a term made of the query's content concepts (all of one term's words).
+
+    A term is defined when one of its defining items names, in its opening words, every content
+    concept the item mentions and at least one concept: «информационная система» matches «что
+    понимается под информационной системой»; «система» alone does not match «информационная система».
+    """
+    if not concepts:
+        return False
+    for term in defined_terms(text):
+        named = [c for c in concepts if any(set(alt) <= term for alt in c.alts)]
+        covered = {k for c in named for alt in c.alts if set(alt) <= term for k in alt}
+        if named and term <= covered:
+            return True
+    return False
+
+
+def _keys(words: str) -> frozenset[str]:
+    """The content words' keys (stop words say nothing of which term it is)."""
+    return frozenset(t.key for t in tokens(words) if not t.stop)
