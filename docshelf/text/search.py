@@ -325,12 +325,13 @@ def _hits(
         return []
     look = [r[2] for r in ranked[: limit * FOLD_DEPTH + 8]]
     scores = {rowid: score for score, _c, rowid in ranked}
+    cover = {rowid: round(c, 3) for _s, c, rowid in ranked}
     groups = folding.fold(look, keys)
     # Stable: relevance order stays within each group; texts not in force go last.
     status = {r: statuses.of(keys[r].edition) for r in look}
     groups.sort(key=lambda g: all(status[r] not in ("", "in_force") for r in g.rowids))
     shown = groups[:limit]
-    leads = [_lead(g.rowids, status) for g in shown]
+    leads = [_lead(g.rowids, status, keys, cover) for g in shown]
     stored = index.sections(leads)
     hits = []
     for g, lead in zip(shown, leads, strict=True):
@@ -340,9 +341,15 @@ def _hits(
     return hits
 
 
-def _lead(rowids: Sequence[int], status: dict[int, str]) -> int:
-    """The copy shown for a clause: the best-matching one in force (or undated), else the best match."""
-    return next((r for r in rowids if status[r] in ("", "in_force")), rowids[0])
+def _lead(rowids: Sequence[int], status: dict[int, str], keys: dict[int, KeyRow], cover: dict[int, float]) -> int:
+    """The copy shown for a clause: the best-matching one in force (or undated), else the best match.
+
+    Of a split article's parts, the one covering most of the query; when several cover alike (the
+    query matched their shared title), the opening part: it states the rule the others continue.
+    """
+    best = next((r for r in rowids if status[r] in ("", "in_force")), rowids[0])
+    parts = [r for r in rowids if keys[r].doc_key == keys[best].doc_key]
+    return max(parts, key=lambda r: (cover[r], not keys[r].continued, -parts.index(r)))
 
 
 def _also(k: KeyRow, status: str, lead: KeyRow) -> dict[str, str]:
