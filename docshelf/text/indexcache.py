@@ -11,7 +11,7 @@ One build per commit at a time: builders take an exclusive lock on ``search-<com
 (``flock``: across threads and processes), and whoever waited finds the index ready. The file is
 written under a temporary name and swapped in with ``os.replace``, so a reader never sees half of
 it. The cache is bounded: at most :data:`KEEP_INDEXES` files and :data:`MAX_CACHE_BYTES`, least
-recently used first out (the newest always stays). Connections are cached per thread.
+recently used first out (the newest always stays). Readers (a connection and what it read) are cached per thread.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from docshelf.errors import DocShelfError
 from docshelf.shelf import gitrepo
 from docshelf.text import searchindex as ix
 from docshelf.text import synonyms
+from docshelf.text.fts5index import Fts5Index
 from docshelf.text.sections import is_meta, read_documents, read_shelf
 
 INDEX_DIR = ".docshelf"
@@ -108,7 +109,7 @@ def _prepare(folder: Path) -> None:
         ignore.write_text("*\n", encoding="utf-8")
 
 
-def open_index(root: Path, commit: str) -> ix.Fts5Index:
+def open_index(root: Path, commit: str) -> Fts5Index:
     """The index of ``commit``, derived or built first if needed (see the module docstring)."""
     target = index_path(root, commit)
     if not _is_current(target):
@@ -118,7 +119,7 @@ def open_index(root: Path, commit: str) -> ix.Fts5Index:
         except OSError:
             target = _fallback_dir() / f"search-{commit}.sqlite"
             _ensure(root, commit, target)
-    return ix.Fts5Index(_connect(target), commit)
+    return _connect(target, commit)
 
 
 def _ensure(root: Path, commit: str, target: Path) -> None:
@@ -130,18 +131,20 @@ def _ensure(root: Path, commit: str, target: Path) -> None:
     prune(target.parent, keep=target)
 
 
-def _connect(target: Path) -> sqlite3.Connection:
-    cache: OrderedDict[tuple[Path, int], sqlite3.Connection] = getattr(_local, "dbs", None) or OrderedDict()
-    _local.dbs = cache
+def _connect(target: Path, commit: str) -> Fts5Index:
+    """This thread's reader of ``target``: its connection, and what it read of the unchanging file, are kept."""
+    cache: OrderedDict[tuple[Path, int], Fts5Index] = getattr(_local, "indexes", None) or OrderedDict()
+    _local.indexes = cache
     key = (target, target.stat().st_ino)
-    db = cache.pop(key, None)
-    if db is None:
+    index = cache.pop(key, None)
+    if index is None:
         db = sqlite3.connect(f"{target.as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        index = Fts5Index(db, commit)
         _touch(target)
-    cache[key] = db
+    cache[key] = index
     while len(cache) > _CONNECTIONS:
-        cache.popitem(last=False)[1].close()
-    return db
+        cache.popitem(last=False)[1].db.close()
+    return index
 
 
 # --- building and deriving ----------------------------------------------------------------------

@@ -7,7 +7,7 @@ sections, and the indexed words containing a fragment. Another engine (tantivy i
 OpenSearch with its ``russian`` analyzer for a shelf that outgrows one machine; see bench/README.md)
 plugs in by implementing the same protocol over the same analyzer keys.
 
-The FTS5 file of one commit (:class:`Fts5Index`):
+The FTS5 file of one commit (read by :class:`docshelf.text.fts5index.Fts5Index`):
 
 * ``fts``: a contentless FTS5 table over the analyzer keys of four columns, ``head`` (title,
   clause, doc id), ``clauses`` (the clause ids of the section's clause table), ``ctx`` (parent
@@ -27,6 +27,7 @@ commit's index is its parent's file, copied, with only the changed documents re-
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import zlib
 from collections import Counter
@@ -37,7 +38,7 @@ from typing import Any, NamedTuple, Protocol
 from docshelf.text.analyzer import ANALYZER_VERSION, tokens
 from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
-from docshelf.text.synonyms import Concept, fts_expr
+from docshelf.text.synonyms import Concept
 
 INDEX_VERSION = f"{ANALYZER_VERSION}.9"
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
@@ -162,8 +163,14 @@ def _pack(text: str) -> bytes:
     return zlib.compress(text.encode("utf-8"), 1)
 
 
-def _unpack(data: bytes) -> str:
+def unpack(data: bytes) -> str:
     return zlib.decompress(data).decode("utf-8")
+
+
+def unpack_keys(data: bytes) -> tuple[str, str, str, str]:
+    """A section's stored key strings: head, clause ids, context, body."""
+    head, ids, ctx, body = unpack(data).split(_SEP)
+    return head, ids, ctx, body
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -173,13 +180,22 @@ def create(db: sqlite3.Connection, commit: str, synonyms_text: str | None) -> No
     """An empty index in a new database file."""
     db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
     meta = {"version": INDEX_VERSION, "commit": commit, "total": "0", "synonyms": json.dumps(synonyms_text)}
-    db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [*meta.items(), ("build", _build_stamp())])
 
 
 def set_commit(db: sqlite3.Connection, commit: str, synonyms_text: str | None) -> None:
     db.executemany(
         "UPDATE meta SET value = ? WHERE key = ?", [(commit, "commit"), (json.dumps(synonyms_text), "synonyms")]
     )
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('build', ?)", (_build_stamp(),))
+
+
+def _build_stamp() -> str:
+    """Names one written file's contents: readers share what they decoded of it (a rebuilt file gets another).
+
+    Two files of one commit (built, or derived from another index) number their sections differently.
+    """
+    return secrets.token_hex(8)
 
 
 def _analysed(text: str, words: set[str]) -> str:
@@ -240,7 +256,7 @@ def remove_document(db: sqlite3.Connection, meta_path: str, df: Counter[str]) ->
     doc = found[0]
     ids = [r[0] for r in db.execute("SELECT id FROM section WHERE doc = ?", (doc,))]
     for rowid in ids:
-        cols = _unpack(db.execute("SELECT data FROM keys WHERE id = ?", (rowid,)).fetchone()[0]).split(_SEP)
+        cols = unpack_keys(db.execute("SELECT data FROM keys WHERE id = ?", (rowid,)).fetchone()[0])
         db.execute(
             "INSERT INTO fts(fts, rowid, head, clauses, ctx, body) VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *cols)
         )
@@ -274,109 +290,3 @@ def finish(db: sqlite3.Connection, *, optimize: bool) -> None:
     if optimize:  # a full build merges its segments once; an update leaves that to the next full build
         db.execute("INSERT INTO fts(fts) VALUES ('optimize')")
     db.commit()
-
-
-# --- reading ------------------------------------------------------------------------------------
-
-
-class Fts5Index:
-    """:class:`SearchIndex` over one commit's SQLite file (opened read-only)."""
-
-    def __init__(self, db: sqlite3.Connection, commit: str) -> None:
-        self.db = db
-        self.commit = commit
-        self._total = int(self.setting("total") or 0)
-
-    def setting(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def total(self) -> int:
-        return self._total
-
-    def df(self, key: str) -> int:
-        row = self.db.execute("SELECT df FROM term WHERE key = ?", (key,)).fetchone()
-        return int(row[0]) if row else 0
-
-    def _where(self, scope: Scope) -> tuple[str, list[Any]]:
-        if scope.everything:
-            return "", []
-        where: list[str] = []
-        params: list[Any] = []
-        if scope.doc_key is not None:
-            where.append("d.doc_key = ?")
-            params.append(scope.doc_key)
-        if scope.category is not None:
-            cat = scope.category.strip("/")
-            where.append("(d.category = ? OR substr(d.category, 1, ?) = ?)")
-            params += [cat, len(cat) + 1, cat + "/"]
-        if scope.doc_keys is not None:
-            where.append(f"d.doc_key IN ({','.join('?' * len(scope.doc_keys))})")
-            params += sorted(scope.doc_keys)
-        return "SELECT s.id FROM section s JOIN doc d ON d.id = s.doc WHERE " + " AND ".join(where), params
-
-    def has_scope(self, scope: Scope) -> bool:
-        sql, params = self._where(scope)
-        return not sql or self.db.execute(sql + " LIMIT 1", params).fetchone() is not None
-
-    def candidates(
-        self,
-        concepts: Sequence[Concept],
-        *,
-        all_of: bool,
-        prefix: bool,
-        scope: Scope,
-        limit: int,
-        ranked: bool = True,
-    ) -> dict[int, float]:
-        if not concepts:
-            return {}
-        expr = (" AND " if all_of else " OR ").join(fts_expr(c, prefix) for c in concepts)
-        within, params = self._where(scope)
-        score = f"bm25(fts, {BM25_WEIGHTS})" if ranked else "0"
-        sql = f"SELECT rowid, {score} AS r FROM fts WHERE fts MATCH ?"
-        if within:
-            sql += f" AND rowid IN ({within})"
-        rows = self.db.execute(sql + (" ORDER BY r" if ranked else "") + " LIMIT ?", [expr, *params, limit])
-        return {rowid: -score if ranked else 0.0 for rowid, score in rows}
-
-    def keys(self, ids: Iterable[int]) -> dict[int, KeyRow]:
-        wanted = ",".join(str(int(i)) for i in ids)
-        sql = (
-            "SELECT k.id, k.data, s.continued, s.path, s.title, s.clause, d.doc_id, d.doc_key, d.edition, s.apparatus "
-            "FROM keys k "
-            f"JOIN section s ON s.id = k.id JOIN doc d ON d.id = s.doc WHERE k.id IN ({wanted})"
-        )
-        out = {}
-        for rowid, data, continued, path, title, clause, doc_id, doc_key, edition, apparatus in self.db.execute(sql):
-            head, ids_, ctx, body = _unpack(data).split(_SEP)
-            fields = (path, title, clause, doc_id, doc_key, edition, bool(apparatus))
-            out[rowid] = KeyRow(head, ids_, ctx, body, bool(continued), *fields)
-        return out
-
-    def sections(self, ids: Iterable[int]) -> dict[int, Stored]:
-        wanted = ",".join(str(int(i)) for i in ids)
-        sql = (
-            "SELECT s.id, s.path, s.title, s.clause, d.doc_id, d.doc_key, s.pages, d.edition, s.clauses, s.text, "
-            f"d.meta_path FROM section s JOIN doc d ON d.id = s.doc WHERE s.id IN ({wanted})"
-        )
-        out = {}
-        for rowid, path, title, clause, doc_id, doc_key, pages, edition, clauses, text, meta_path in self.db.execute(
-            sql
-        ):
-            out[rowid] = Stored(path, title, clause, doc_id, doc_key, json.loads(pages), json.loads(edition),
-                                json.loads(clauses), _unpack(text), meta_path)  # fmt: skip
-        return out
-
-    def words_containing(self, fragment: str, limit: int) -> list[str]:
-        if len(fragment) < 3:
-            return []  # the trigram index cannot see shorter fragments
-        expr = '"' + fragment.replace('"', '""') + '"'
-        return [r[0] for r in self.db.execute("SELECT w FROM wordtri WHERE wordtri MATCH ? LIMIT ?", (expr, limit))]
-
-    def documents(self) -> list[DocInfo]:
-        rows = self.db.execute("SELECT doc_id, doc_key, category, edition FROM doc")
-        return [DocInfo(i, k, c, json.loads(e)) for i, k, c, e in rows]
-
-    def close(self) -> None:
-        pass  # connections are cached per thread by the cache module
