@@ -162,7 +162,9 @@ def _candidate_words(text: str, keysets: list[frozenset[str]]) -> list[tuple[int
     out = []
     for m in WORD.finditer(text):
         start, end = m.span()
-        if plain.startswith(prefixes, start, end) or _part_begins(text, plain, start, end, prefixes):
+        if plain.startswith(prefixes, start, end) or (
+            text.find("-", start, end) >= 0 and _part_begins(text, plain, start, end, prefixes)
+        ):
             out.append((start, m.group()))
     return out
 
