@@ -19,6 +19,7 @@ from docshelf.build.pipeline import DocOptions
 from docshelf.shelf import gitrepo
 from docshelf.shelf import store as shelf
 from docshelf.text import indexcache, search
+from docshelf.text.sections import is_apparatus
 
 
 def _table(path: Path, sql: str) -> list[tuple[object, ...]]:
@@ -195,3 +196,24 @@ def test_common_words_are_ranked_by_the_rerank_not_by_reading_every_posting(
     monkeypatch.setattr(search, "RANK_BUDGET", 0)
     result = search.search(two, "обязанности оператора при сборе данных")
     assert result.hits[0].clause == "ст. 18" and [h.path for h in result.hits][:1] == expected[:1]
+
+
+CONTENTS_PAGE = """> RFC 8446 · p. 4–5
+
+12. References ...................................................109
+
+12.1. Normative References ....................................109
+
+Appendix A. State Machine ........................................120
+
+A.1. Client ....................................................120
+"""
+
+
+def test_a_section_of_contents_lines_is_apparatus_whatever_its_title() -> None:
+    """A title page running into the contents keeps the document's title: its lines say what it is."""
+    assert is_apparatus("The Transport Layer Security (TLS) Protocol Version 1.3 (3/3)", CONTENTS_PAGE)
+    assert is_apparatus("Содержание") and is_apparatus("4. Normative References")
+    body = "The UPDATE message carries routes.\n\nSee Section 4.1 ........ for the header.\n\nIt has three fields."
+    assert not is_apparatus("4.3. UPDATE Message Format", body)  # one leader line among text
+    assert not is_apparatus("Статья 2. Основные понятия", "1) информация - сведения;\n\n2) оператор - лицо;")

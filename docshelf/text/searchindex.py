@@ -40,7 +40,7 @@ from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
 from docshelf.text.synonyms import Concept
 
-INDEX_VERSION = f"{ANALYZER_VERSION}.9"
+INDEX_VERSION = f"{ANALYZER_VERSION}.10"
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -225,7 +225,8 @@ def add_document(
     words: set[str] = set()
     for r in rows:
         pages, clauses = json.dumps(r.pages), json.dumps(r.clauses, ensure_ascii=False)
-        row = (doc, r.path, r.title, r.clause, pages, clauses, r.continued, is_apparatus(r.title), _pack(r.text))
+        apparatus = is_apparatus(r.title, r.text)
+        row = (doc, r.path, r.title, r.clause, pages, clauses, r.continued, apparatus, _pack(r.text))
         rowid = db.execute(
             "INSERT INTO section(doc, path, title, clause, pages, clauses, continued, apparatus, text) "
             "VALUES (?,?,?,?,?,?,?,?,?)",

@@ -32,10 +32,23 @@ _APPARATUS = re.compile(rf"^(?:[\W\d]*|.*\s){_APPARATUS_WORDS}[\W\d]*$", re.IGNO
 _APPARATUS_HINT = re.compile(_APPARATUS_WORDS.replace(" ", r"\s+"), re.IGNORECASE)
 
 
-def is_apparatus(title: str) -> bool:
-    """Whether a section title names front matter, contents, a preface, a change log or a reference list."""
+_LEADER_LINE = re.compile(r"(?:\.\s?){4,}\s*[\dIVXivx]+\s*$|…{2,}\s*\d+\s*$")  # «4.3. UPDATE ....... 21»
+LEADER_SHARE = 0.5  # of a section's text lines: above it the section is a contents listing
+
+
+def is_apparatus(title: str, text: str = "") -> bool:
+    """Whether a section is front matter, contents, a preface, a change log or a reference list.
+
+    By its title, or by its text: a section whose lines are mostly contents entries (dot leaders and a
+    page number) is a contents listing whatever its title (a document's title page runs into its
+    contents in many RFCs and standards).
+    """
     # Most titles hold none of the words: they are not normalized.
-    return bool(_APPARATUS_HINT.search(title)) and bool(_APPARATUS.match(normalize_text(title)))
+    if _APPARATUS_HINT.search(title) and _APPARATUS.match(normalize_text(title)):
+        return True
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith((">", "#"))]
+    leaders = sum(1 for ln in lines if _LEADER_LINE.search(ln))
+    return leaders >= 3 and leaders > LEADER_SHARE * len(lines)
 
 
 def title_key(title: str) -> str:
