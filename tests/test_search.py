@@ -13,7 +13,7 @@ from docshelf.build.pipeline import DocOptions
 from docshelf.errors import SearchError, UnknownCommitError
 from docshelf.shelf import gitrepo, reader
 from docshelf.shelf import store as shelf
-from docshelf.text import indexcache, search
+from docshelf.text import indexcache, search, snippets
 from docshelf.text.evaluate import evaluate, load_queries
 from docshelf.text.normalize import words
 from docshelf.text.snippets import best_snippet
@@ -180,13 +180,13 @@ def test_a_hit_says_where_its_clause_is_and_fetch_reads_just_that(small: Path) -
 def test_a_reading_window_is_the_clause_or_the_paragraph_around_the_snippet() -> None:
     text = "Вступление.\n\n" + "Абзац первый. " * 100 + "\n\n" + "Длинный абзац. " * 800
     short = [("ст. 1", 0, len(text)), ("ст. 1 ч. 1", 13, 100)]
-    assert search.read_window(text, short, 20, 60) == (13, 100)  # a short clause: all of it
+    assert snippets.read_window(text, short, 20, 60) == (13, 100)  # a short clause: all of it
     para = text.index("Длинный")
     a = para + 30
-    start, end = search.read_window(text, [("ст. 1", 0, len(text))], a, a + 50)
-    assert start == para and end - start == search.READ_WINDOW  # a long clause: its paragraph, a window long
+    start, end = snippets.read_window(text, [("ст. 1", 0, len(text))], a, a + 50)
+    assert start == para and end - start == snippets.READ_WINDOW  # a long clause: its paragraph, a window long
     far = para + 5000  # deep inside a paragraph longer than a window: from the snippet's sentence on
-    assert search.read_window(text, [], far, far + 50) == (far, far + search.READ_WINDOW)
+    assert snippets.read_window(text, [], far, far + 50) == (far, far + snippets.READ_WINDOW)
 
 
 SNIPPET_TEXT = (

@@ -48,8 +48,9 @@ from docshelf.text.analyzer import STOPWORDS, WORD, index_text, query_tokens, to
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import KeyRow, Scope, SearchIndex, Stored
+from docshelf.text.searchtext import describe
 from docshelf.text.sections import SectionRow, read_sections
-from docshelf.text.snippets import best_snippet, innermost
+from docshelf.text.snippets import best_snippet, read_window
 from docshelf.text.synonyms import Concept, adjacent_in, found_in
 
 __all__ = [
@@ -71,7 +72,6 @@ W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT, W_PART = 1.0, 0.6, 0.2, 1.0, 0.1
 W_DEFINES = 1.0  # a section defining the term a question asks about (definitions.defines)
 LOW_COVERAGE = 0.6  # chosen on bench/search_queries.jsonl: flags 6/9 unanswerable, 5/62 answerable
 SNIPPET_CHARS = 220
-READ_WINDOW = 3000  # most characters a hit's reading window spans: a clause, or the text around the snippet
 MAX_QUERY_CHARS = 2000  # longer input is cut: concepts are capped anyway
 FOLD_DEPTH = 4  # candidates looked at per hit wanted when folding copies
 RERANK_DEPTH = 60  # candidates whose adjacency is scored exactly (the rest cannot reach the folded hits)
@@ -373,48 +373,3 @@ def _hit(
     return Hit(path=s.path, title=s.title, doc_id=s.doc_id, clause=s.clause, snippet=s.text[a:b],
                score=round(score, 4), pages=s.pages, edition=s.edition, snippet_clause=inner or s.clause,
                start=start, max_chars=end - start, **extra)  # fmt: skip
-
-
-def read_window(text: str, table: list[tuple[str, int, int]], a: int, b: int) -> tuple[int, int]:
-    """Where a model reads the snippet ``text[a:b]`` in context: its innermost clause when that is short.
-
-    A long clause (or none) gives the paragraph the snippet begins in, on to :data:`READ_WINDOW`
-    characters; the window always holds the whole snippet. ``fetch(path, start, max_chars)`` reads it,
-    so a model answering from one clause does not load the whole article.
-    """
-    home = innermost(table, a, b)
-    lo, hi = (home[1], home[2]) if home else (0, len(text))
-    if hi - lo <= READ_WINDOW:
-        return lo, hi
-    para = text.rfind("\n\n", lo, a)
-    start = para + 2 if para >= 0 else lo
-    start = start if a - start <= READ_WINDOW // 2 else a  # a paragraph as long as a page: the snippet's sentence
-    return start, max(b, min(hi, start + READ_WINDOW))
-
-
-def _copy_label(a: dict[str, str]) -> str:
-    label = " ".join(p for p in (a["doc_id"], a["clause"]) if p)
-    return f"{label} ({a['status']}) {a['path']}" if a["status"] else f"{label} {a['path']}"
-
-
-def describe(result: SearchResult) -> str:
-    """Search results as plain text (the CLI and the MCP tool print this)."""
-    lines = [f"{len(result.hits)} hit(s), match: {result.mode}{' (low confidence)' if result.low_confidence else ''}"]
-    if result.note:
-        lines.append(result.note)
-    for n, h in enumerate(result.hits, start=1):
-        where = " · ".join(p for p in (h.doc_id, h.snippet_clause or h.clause) if p)
-        window = f" start={h.start} max_chars={h.max_chars}" if h.max_chars else ""
-        lines += [f"{n}. {h.title} [{where}] {h.path}{window}", "   " + " ".join(h.snippet.split())]
-        # One copy per other document (its best-matching part): its other parts are a fetch away.
-        copies: dict[str, dict[str, str]] = {}
-        for a in h.also_in:
-            if a["kind"] == "copy":
-                copies.setdefault(a["doc_id"], a)
-        parts = [a for a in h.also_in if a["kind"] == "part"]
-        if copies:
-            lines.append("   also in: " + "; ".join(_copy_label(a) for a in copies.values()))
-        if parts:  # in the hit's folder: the file names say enough
-            folder = h.path.rpartition("/")[0] + "/"
-            lines.append("   other parts: " + "; ".join(a["path"].removeprefix(folder) for a in parts))
-    return "\n".join(lines) + "\n"

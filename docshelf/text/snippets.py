@@ -19,6 +19,7 @@ from docshelf.text.analyzer import WORD, token_spans
 from docshelf.text.normalize import Normalized, normalize
 
 Clause = tuple[str, int, int]  # (id, start, end) of the meta's clause table
+READ_WINDOW = 3000  # most characters a hit's reading window spans: a clause, or the text around the snippet
 _REF = re.compile(r"^(?:ст|ч|п|гл)_(?=\d)")  # an article key («ст_19») is found by its number alone
 _LINE = re.compile(r"[^\n]+")
 _TABLE_RULE = re.compile(r"^[\s|:-]*$")
@@ -289,3 +290,20 @@ def _keep_negations(text: str, a: int, b: int, lo: int, hi: int) -> tuple[int, i
     if after and "|" not in after.group("gap") and not ("\n" in after.group("gap") and after["word"][0].isupper()):
         b = after.end()
     return a, b
+
+
+def read_window(text: str, table: list[Clause], a: int, b: int) -> tuple[int, int]:
+    """Where a model reads the snippet ``text[a:b]`` in context: its innermost clause when that is short.
+
+    A long clause (or none) gives the paragraph the snippet begins in, on to :data:`READ_WINDOW`
+    characters; the window always holds the whole snippet. ``fetch(path, start, max_chars)`` reads it,
+    so a model answering from one clause does not load the whole article.
+    """
+    home = innermost(table, a, b)
+    lo, hi = (home[1], home[2]) if home else (0, len(text))
+    if hi - lo <= READ_WINDOW:
+        return lo, hi
+    para = text.rfind("\n\n", lo, a)
+    start = para + 2 if para >= 0 else lo
+    start = start if a - start <= READ_WINDOW // 2 else a  # a paragraph as long as a page: the snippet's sentence
+    return start, max(b, min(hi, start + READ_WINDOW))
