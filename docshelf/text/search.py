@@ -34,6 +34,7 @@ import itertools
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ from docshelf.records import DocMeta
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
 from docshelf.text import definitions, folding, synonyms
-from docshelf.text.analyzer import STOPWORDS, WORD, index_text, query_tokens, tokens
+from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import KeyRow, Scope, SearchIndex, Stored
@@ -160,6 +161,21 @@ def _ranked(
     return _rerank(index, concepts, dfs, cands, prefix) if cands else ([], {})
 
 
+def _as_said(index: SearchIndex, said: synonyms.Synonyms, toks: list[Token], concepts: list[Concept]) -> list[Concept]:
+    """A phrase's synonym group that no section says in any form: its words searched one by one instead.
+
+    «как долго хранить» is one group with «срок хранения»; on a shelf that says neither, the group
+    would hide «хранить» (and its own group, «хранение») that the shelf does say.
+    """
+    out: list[Concept] = []
+    for c in concepts:
+        if c.last > c.first and _df(index, c) == 0:
+            out += [replace(w, first=i, last=i) for i in range(c.first, c.last + 1) for w in said.concepts([toks[i]])]
+        else:
+            out.append(c)
+    return out
+
+
 def _definitions_first(index: SearchIndex, ranked: Ranked, concepts: list[Concept]) -> Ranked:
     """A question for a term's meaning: the sections that define it gain :data:`W_DEFINES`."""
     top = ranked[:RERANK_DEPTH]
@@ -227,7 +243,8 @@ def search(
     toks = query_tokens(text)
     keys = list(dict.fromkeys(t.key for t in toks))
     index = open_index(root, commit)
-    concepts = synonyms.parse(json.loads(index.setting("synonyms") or "null")).concepts(toks)
+    said = synonyms.parse(json.loads(index.setting("synonyms") or "null"))
+    concepts = _as_said(index, said, toks, said.concepts(toks))
     scope = _scope(index, doc, category)
     statuses = _Statuses(as_of)
     if status is not None:
