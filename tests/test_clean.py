@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from docshelf.build import clean
 from docshelf.model import Block
 
@@ -271,3 +273,20 @@ def test_numbered_clauses_at_the_foot_of_two_pages_are_text() -> None:
     )
     out = _texts(clean.strip_furniture(blocks))  # equal but for their digits, like a running footer
     assert out == ["2. Пункт 2 раздела, который кончает страницу.", "3. Пункт 3 раздела, который кончает страницу."]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("С т а т ь я 1. Основные понятия", "Статья 1. Основные понятия"),
+        (
+            "Правительство Российской Федерации п о с т а н о в л я е т:",
+            "Правительство Российской Федерации постановляет:",
+        ),
+        ("пункты а, б, в и г", "пункты а, б, в и г"),  # a list of letters is not a spaced word
+        ("в и с", "в и с"),  # three one-letter words may stand together
+        ("R F C 1035", "R F C 1035"),  # Latin capitals a space apart are left as they are
+    ],
+)
+def test_letter_spaced_words_are_joined(text: str, expected: str) -> None:
+    assert clean.join_letter_spacing((Block(text, page=1),))[0].text == expected

@@ -59,6 +59,9 @@ _PUBLISHER = re.compile(r"КонсультантПлюс|consultant\.ru|Доку
 _NOTE_HEAD = re.compile(r"КонсультантПлюс:\s*примечание|Примечание\s+ГАРАНТ")
 _FUTURE_EDITION = re.compile(r"См\.\s*будущую редакцию|См\.\s*текст в предыдущей редакции|См\.\s*предыдущую редакцию")
 _SPACE_RUN = re.compile(r"[ \t\u00a0]{2,}")
+# Letter-spaced emphasis (разрядка): «С т а т ь я 1.», «п о с т а н о в л я е т». Four or more single
+# Cyrillic letters a space apart are one word: Russian has no run of four one-letter words.
+_SPACED_WORD = re.compile(r"(?<![\w.])(?:[а-яё] ){3,}[а-яё](?![\w])", re.IGNORECASE)
 _CLI_OUTPUT = re.compile(r"^(?:\$ |>>> |# |C:\\|Traceback \(most recent call last\)|[\w.-]+@[\w.-]+:[~/])")
 
 
@@ -252,6 +255,15 @@ def normalize_spaces(blocks: Blocks) -> Blocks:
     return tuple(b if b.kind == "table" else b.with_text(fix(b.text)) for b in blocks)
 
 
+def join_letter_spacing(blocks: Blocks) -> Blocks:
+    """«С т а т ь я 1. Основные понятия» → «Статья 1. Основные понятия»: a title, a search and a quote read words."""
+
+    def join(m: re.Match[str]) -> str:
+        return m.group(0).replace(" ", "")
+
+    return tuple(b.with_text(_SPACED_WORD.sub(join, b.text)) if b.kind != "table" else b for b in blocks)
+
+
 def drop_empty(blocks: Blocks) -> Blocks:
     return tuple(b for b in blocks if b.text.strip())
 
@@ -366,6 +378,7 @@ PASSES: tuple[Callable[[Blocks], Blocks], ...] = (
     fix_superscripts,
     restore_law_hyphens,
     normalize_spaces,
+    join_letter_spacing,
     drop_empty,
     merge_split_tables,
     join_page_breaks,
