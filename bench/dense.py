@@ -33,13 +33,11 @@ Nothing is downloaded.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import itertools
 import re
 import resource
 import sys
-import tempfile
 import time
 import tracemalloc
 from collections import Counter
@@ -447,18 +445,9 @@ def costs(navec: Any, lemma: Callable[[str], str] | None, texts: list[str], quer
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shelf", type=Path, help="a corpus shelf already built (default: build one from ../shared)")
-    args = ap.parse_args()
-    if args.shelf:
-        print("\n".join(run(args.shelf)))
-        return
-    from search import CORPUS, corpus_shelf
+    from search import on_corpus_shelf  # bench/search.py builds the corpus shelf the same way
 
-    if not CORPUS.is_dir():
-        sys.exit(f"{CORPUS} is absent: the corpus shelf needs it.")
-    with tempfile.TemporaryDirectory(prefix="docshelf-dense-") as tmp:
-        print("\n".join(run(corpus_shelf(Path(tmp) / "corpus"))))
+    on_corpus_shelf(__doc__ or "", run, "dense")
 
 
 if __name__ == "__main__":

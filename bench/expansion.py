@@ -17,9 +17,7 @@ Both run offline (the dictionaries and vectors are inside the wheels). Needs ``p
 
 from __future__ import annotations
 
-import argparse
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -129,18 +127,9 @@ def run(root: Path) -> list[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shelf", type=Path, help="a corpus shelf already built (default: build one from ../shared)")
-    args = ap.parse_args()
-    if args.shelf:
-        print("\n".join(run(args.shelf)))
-        return
-    from search import CORPUS, corpus_shelf
+    from search import on_corpus_shelf  # bench/search.py builds the corpus shelf the same way
 
-    if not CORPUS.is_dir():
-        sys.exit(f"{CORPUS} is absent: the corpus shelf needs it.")
-    with tempfile.TemporaryDirectory(prefix="docshelf-expansion-") as tmp:
-        print("\n".join(run(corpus_shelf(Path(tmp) / "corpus"))))
+    on_corpus_shelf(__doc__ or "", run, "expansion")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Navigation: the bytes a scripted navigator reads to reach the answer, with and without search first.
 
-For each answerable query of bench/search_queries.jsonl, on the corpus shelf (../shared/corpus):
+For each answerable query of bench/search_queries.jsonl and bench/search_queries_fresh.jsonl, on the
+corpus shelf (../shared/corpus):
 
 * **tables of contents only**: read ``index.md``, open the documents whose entries best match the
   query (at most :data:`DOCS_TRIED`), in each read the subindex (and any nested subindex it links),
@@ -25,13 +26,11 @@ search result); medians per query kind, and how often the answer was reached at 
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import re
 import statistics
 import sys
-import tempfile
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,7 +47,7 @@ from docshelf.text.analyzer import index_text, query_tokens  # noqa: E402
 from docshelf.text.evaluate import load_queries  # noqa: E402
 from docshelf.text.normalize import normalize_text  # noqa: E402
 
-QUERIES = REPO / "bench" / "search_queries.jsonl"
+QUERIES = [REPO / "bench" / "search_queries.jsonl", REPO / "bench" / "search_queries_fresh.jsonl"]
 DOCS_TRIED, SECTIONS_TRIED, HITS_TRIED = 2, 3, 3
 _ENTRY = re.compile(r"^\s*- \[(?P<title>[^\]]*)\]\((?P<path>[^)]+)\)(?P<rest>.*)$")
 
@@ -178,15 +177,16 @@ def run(root: Path) -> list[str]:
     commit = gitrepo.resolve(root)
     find = gold_paths(root, commit)
     rows: dict[str, dict[str, list[Walk]]] = defaultdict(lambda: defaultdict(list))
-    for q in load_queries(QUERIES):
+    for q in (q for path in QUERIES for q in load_queries(path)):
         if q["gold"] is None:
             continue
         gold, needles = find(q["gold"])
         for name, navigate in (("tables only", by_tables), ("search first", by_search)):
             walk = navigate(root, q["query"], Walk(commit, gold, needles))
             rows[name][q.get("kind") or "plain"].append(walk)
+            rows[name][f"split: {q.get('split', 'dev')}"].append(walk)
             rows[name]["all"].append(walk)
-    kinds = [*sorted(k for k in rows["tables only"] if k != "all"), "all"]
+    kinds = sorted(rows["tables only"], key=lambda k: (k == "all", k.startswith("split"), k))
     lines = ["| kind | n | tables only: median KB | reached | search first: median KB | reached | calls (search) |"]
     lines.append("|---|---:|---:|---:|---:|---:|---:|")
     for kind in kinds:
@@ -205,18 +205,9 @@ def _share(walks: list[Walk]) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shelf", type=Path, help="a corpus shelf already built (default: build one from ../shared)")
-    args = ap.parse_args()
-    if args.shelf:
-        print("\n".join(run(args.shelf)))
-        return
-    from search import CORPUS, corpus_shelf  # bench/search.py builds the corpus shelf the same way
+    from search import on_corpus_shelf  # bench/search.py builds the corpus shelf the same way
 
-    if not CORPUS.is_dir():
-        sys.exit(f"{CORPUS} is absent: the corpus shelf needs it.")
-    with tempfile.TemporaryDirectory(prefix="docshelf-navigate-") as tmp:
-        print("\n".join(run(corpus_shelf(Path(tmp) / "corpus"))))
+    on_corpus_shelf(__doc__ or "", run, "navigate")
 
 
 if __name__ == "__main__":

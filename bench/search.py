@@ -3,7 +3,8 @@
 Two shelves: the real corpus (../shared/corpus, converted with ``shelf.add``) and a generated shelf
 of 100,000 Russian clauses. For each engine: index build time, query latency p50/p95 (and, on the
 generated shelf, the ratio to the plain FTS5 query measured in the same run) and, on the corpus,
-quality on bench/search_queries.jsonl per kind and split. On the generated shelf also: identifiers
+quality on bench/search_queries.jsonl (dev and holdout) and bench/search_queries_fresh.jsonl (fresh) per
+kind and split. On the generated shelf also: identifiers
 absent from the shelf (the slowest of them), and the index of a commit that changes one document
 (derived from the parent's index) against the full build. Times are CPU seconds of this process
 plus its children (grep, git), because the machine is shared; build and derive times are also
@@ -55,6 +56,7 @@ from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # no
 
 CORPUS = REPO.parent / "shared" / "corpus"
 QUERIES = REPO / "bench" / "search_queries.jsonl"
+FRESH = REPO / "bench" / "search_queries_fresh.jsonl"  # written blind to the dictionary and to search's results
 IDS = {
     "rfc4271.txt": "RFC 4271 (txt)",
     "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
@@ -78,6 +80,20 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 
 
 # --- shelves ------------------------------------------------------------------------------------
+
+
+def on_corpus_shelf(doc: str, run: Callable[[Path], list[str]], name: str) -> None:
+    """The command line of a bench that measures one corpus shelf: ``--shelf S`` reuses a built one."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shelf", type=Path, help="a corpus shelf already built (default: build one from ../shared)")
+    args = ap.parse_args()
+    if args.shelf:
+        print("\n".join(run(args.shelf)))
+        return
+    if not CORPUS.is_dir():
+        sys.exit(f"{CORPUS} is absent: the corpus shelf needs it.")
+    with tempfile.TemporaryDirectory(prefix=f"docshelf-{name}-") as tmp:
+        print("\n".join(run(corpus_shelf(Path(tmp) / "corpus"))))
 
 
 def corpus_shelf(dest: Path) -> Path:
@@ -383,8 +399,13 @@ def incremental_table(root: Path, gen: Generator, clauses: int) -> list[str]:
     return lines
 
 
+def labelled() -> list[dict[str, Any]]:
+    """Every labelled query: the tuned-on dev half, the holdout half and the fresh set."""
+    return load_queries(QUERIES) + load_queries(FRESH)
+
+
 def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
-    queries = load_queries(QUERIES)
+    queries = labelled()
     lines = ["| engine | split | n | hit@1 | hit@5 | MRR@10 | nDCG@10 | empty |"]
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
     runs = dict(engines)
@@ -404,7 +425,7 @@ def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Eng
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for kind in sorted({q.get("kind") or "plain" for q in queries}):
-        for split in ("dev", "holdout", "all"):
+        for split in ("dev", "holdout", "fresh", "all"):
             subset = [q for q in queries if (q.get("kind") or "plain") == kind]
             subset = [q for q in subset if split == "all" or q.get("split", "dev") == split]
             if not subset:
@@ -416,10 +437,12 @@ def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Eng
 
 
 def _splits(queries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """dev (the dictionary and weights were tuned on it), holdout (written after tuning), answerable, all."""
+    """dev (the dictionary and weights were tuned on it), holdout (written after tuning), fresh (written blind to
+    the dictionary and to search's results, never tuned on), answerable, all."""
     return {
         "dev": [q for q in queries if q.get("split", "dev") == "dev"],
         "holdout": [q for q in queries if q.get("split") == "holdout"],
+        "fresh": [q for q in queries if q.get("split") == "fresh"],
         "answerable": [q for q in queries if q["gold"] is not None],
         "all": queries,
     }
@@ -458,8 +481,8 @@ def main() -> None:
             root, conv = timed(lambda: corpus_shelf(tmp / "corpus"))
             rows = search.read_sections(root, gitrepo.resolve(root))
         if not args.skip_corpus:
-            labelled = [q["query"] for q in load_queries(QUERIES)]
-            table, engines = speed_table("Corpus shelf", root, tmp, labelled + spans(rows, args.spans))
+            asked = [q["query"] for q in labelled()]
+            table, engines = speed_table("Corpus shelf", root, tmp, asked + spans(rows, args.spans))
             out += [*table, "", *quality_table(root, engines), ""]
         gen = Generator([r.text for r in rows if "ru-regulations" in r.path]) if not reuse else None
         big, gen_cpu = _generated_shelf(kept, tmp, args.clauses, gen)
