@@ -14,14 +14,17 @@ fallbacks:
    1.0·share of identifiers found in head or clause ids (half for one found only in the text).
    Coverages weigh concepts by IDF (document frequencies are kept in the index, never counted per
    query). A later part of a split article loses 0.1, apparatus (contents, prefaces, change logs,
-   reference lists) loses :data:`folding.APPARATUS_PENALTY`.
+   reference lists) loses :data:`folding.APPARATUS_PENALTY`. A question for a term's meaning
+   (:mod:`docshelf.text.definitions`) lifts the sections that define the term by :data:`W_DEFINES`.
 2. ``prefix``: the same with ``"key"*`` when nothing matched exactly.
 3. ``substring``: the indexed words that contain the query's words (a trigram index over the
    vocabulary, not a scan of the texts); 4. ``none``: nothing, said so in ``note``.
 
 Then copies of one clause fold into one hit (:mod:`docshelf.text.folding`): other editions and
 formats, and the other parts of a split article, are listed in ``also_in``; the copy in force is
-the one shown. A document the query names by number but the shelf lacks is said in ``note``.
+the one shown, and of a split article the part covering most of the query (the opening part on a tie).
+Each hit carries its reading window (``start``, ``max_chars``): the clause holding its snippet, for
+``fetch``. A document the query names by number but the shelf lacks is said in ``note``.
 
 ``low_confidence``: the best hit covers less than 60 % of the query's IDF weight, an identifier
 or a named document occurs nowhere on the shelf, or a fallback answered. Edition status (for an
