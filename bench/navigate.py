@@ -184,7 +184,10 @@ def run(root: Path) -> list[str]:
         for name, navigate in (("tables only", by_tables), ("search first", by_search)):
             walk = navigate(root, q["query"], Walk(commit, gold, needles))
             rows[name][q.get("kind") or "plain"].append(walk)
-            rows[name][f"split: {q.get('split', 'dev')}"].append(walk)
+            split = q.get("split", "dev")
+            rows[name][f"split: {split}"].append(walk)
+            if split != "fresh":
+                rows[name]["split: dev + holdout"].append(walk)
             rows[name]["all"].append(walk)
     kinds = sorted(rows["tables only"], key=lambda k: (k == "all", k.startswith("split"), k))
     lines = ["| kind | n | tables only: median KB | reached | search first: median KB | reached | calls (search) |"]
