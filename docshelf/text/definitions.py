@@ -25,12 +25,15 @@ _ASKS = re.compile(
     r"кто(?: \w+)? (?:такой|такая|такие|считается|является|признается)|что это|это что|это кто|понятие|определени\w*|"
     r"термин\w*|what (?:is|are|does)|define[sd]?|definition|meaning|stands? for|who is considered)\b"
 )
-# An item that defines its opening words: «4) компьютерный инцидент - факт…», «Resolver: a program…».
-_NUMBERING = re.compile(r"^\s*(?:[-*]\s*)?(?:\(?\d+(?:\.\d+)*[.)]|\(?[а-яa-z][.)])?\s*")
-_ITEMS = re.compile(r"\n|;\s")  # items are lines, or run on after «;» in one paragraph
-_DASH = re.compile(r"\s-\s|:\s")  # normalized text has one dash
-_UNDER = re.compile(r"\bпод (?P<term>[^,.;:]{3,80}?) (?:понимается|понимаются|следует понимать)\b")
-_MEANS = re.compile(r"^(?:the )?(?P<term>[^,.;:]{2,60}?) (?:means|is defined as|refers to)\b")
+# An item that defines its opening words: «4) компьютерный инцидент - факт…», «…; б) оператор - лицо…»,
+# «Resolver: a program…», «под X понимается…», «X means…». Read off the raw text with one pass per pattern:
+# a definition question scans up to RERANK_DEPTH candidates, so nothing is normalized line by line.
+_ITEM = r"(?:[-*][ \t]*)?(?:\(?\d+(?:\.\d+)*[.)]|\(?[а-яёa-z][.)])?[ \t]*"
+# Lazy: the term ends at the item's first spaced dash.
+_DASHED = re.compile(rf"(?:^|;[ \t]+)[ \t]*{_ITEM}(?P<term>[^\n;:]{{2,100}}?)[ \t][-–—][ \t]", re.M)
+_COLON = re.compile(rf"^[ \t]*{_ITEM}(?P<term>[^\W\d_][^\n;:.]{{0,60}}?):[ \t]", re.M)
+_UNDER = re.compile(r"\bпод\s+(?P<term>[^,.;:\n]{3,80}?)\s+(?:понимается|понимаются|следует понимать)\b", re.I)
+_MEANS = re.compile(r"^[ \t]*(?:the\s+)?(?P<term>[^,.;:\n]{2,60}?)\s+(?:means|is defined as|refers to)\b", re.M | re.I)
 TERM_WORDS = 8  # a defined term is this many words at most
 
 
@@ -40,16 +43,12 @@ def asks_definition(query: str) -> bool:
 
 
 def defined_terms(text: str) -> Iterable[frozenset[str]]:
-    """The analyser keys of every term the text defines, item by item."""
-    for line in _ITEMS.split(text):
-        item = _NUMBERING.sub("", normalize_text(line), count=1)
-        m = _DASH.search(item)
-        if m and 0 < len(item[: m.start()].split()) <= TERM_WORDS:
-            yield _keys(item[: m.start()])
-            continue
-        for found in (_UNDER.search(item), _MEANS.search(item)):
-            if found and len(found["term"].split()) <= TERM_WORDS:
-                yield _keys(found["term"])
+    """The analyser keys of every term the text defines."""
+    for pattern in (_DASHED, _COLON, _UNDER, _MEANS):
+        for m in pattern.finditer(text):
+            term = m["term"]
+            if len(term.split()) <= TERM_WORDS and (keys := _keys(term)):
+                yield keys
 
 
 def defines(text: str, concepts: list[Concept]) -> bool:
