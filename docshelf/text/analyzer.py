@@ -57,7 +57,8 @@ _MARKERS = {
     "п": "п", "пп": "п", "пункт": "п", "подпункт": "п",
     "гл": "гл", "глав": "гл",
 }  # fmt: skip
-# Dropped from queries only. Question words included: «можно ли…», «какие…», «what is…».
+# Dropped from queries only. Question words and fillers included: «можно ли…», «какие бывают…», «what is…»:
+# a filler is rare in the texts, so as a query word it would weigh most and lift the one section that says it.
 STOPWORDS = frozenset(
     """
     а без более бы был была были было быть в вам вас весь во вот все всего всех вы где да даже для до его
@@ -66,8 +67,9 @@ STOPWORDS = frozenset(
     от очень по под при про с со так также там те тем то того тоже той только том ты у уж уже хотя чего
     чей чем что чтобы чье чья эта эти это этого этой этом эту я ведь нужно нужна нужен нужны следует
     сколько такое такой такая такие почему зачем каков какова каковы
+    бывает бывают вообще разве неужели именно конкретно примерно пожалуйста подскажите скажите
     a an and are as at be by can did do does for from how i if in into is it its may of on or should that
-    the their there these this to was what when where which who why will with
+    the their there these this to was what when where which who whom why will with just please exactly
     """.split()
 )
 
