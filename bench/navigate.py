@@ -1,7 +1,7 @@
 """Navigation: the bytes a scripted navigator reads to reach the answer, with and without search first.
 
-For each answerable query of bench/search_queries.jsonl and bench/search_queries_fresh.jsonl, on the
-corpus shelf (../shared/corpus):
+For each answerable query of bench/search_queries*.jsonl (the first set and the fresh ones), on the corpus
+shelf (../shared/corpus):
 
 * **tables of contents only**: read ``index.md``, open the documents whose entries best match the
   query (at most :data:`DOCS_TRIED`), in each read the subindex (and any nested subindex it links),
@@ -47,7 +47,7 @@ from docshelf.text.analyzer import index_text, query_tokens  # noqa: E402
 from docshelf.text.evaluate import load_queries  # noqa: E402
 from docshelf.text.normalize import normalize_text  # noqa: E402
 
-QUERIES = [REPO / "bench" / "search_queries.jsonl", REPO / "bench" / "search_queries_fresh.jsonl"]
+QUERIES = sorted((REPO / "bench").glob("search_queries*.jsonl"))
 DOCS_TRIED, SECTIONS_TRIED, HITS_TRIED = 2, 3, 3
 _ENTRY = re.compile(r"^\s*- \[(?P<title>[^\]]*)\]\((?P<path>[^)]+)\)(?P<rest>.*)$")
 
@@ -186,7 +186,7 @@ def run(root: Path) -> list[str]:
             rows[name][q.get("kind") or "plain"].append(walk)
             split = q.get("split", "dev")
             rows[name][f"split: {split}"].append(walk)
-            if split != "fresh":
+            if not split.startswith("fresh"):
                 rows[name]["split: dev + holdout"].append(walk)
             rows[name]["all"].append(walk)
     kinds = sorted(rows["tables only"], key=lambda k: (k == "all", k.startswith("split"), k))

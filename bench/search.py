@@ -3,8 +3,8 @@
 Two shelves: the real corpus (../shared/corpus, converted with ``shelf.add``) and a generated shelf
 of 100,000 Russian clauses. For each engine: index build time, query latency p50/p95 (and, on the
 generated shelf, the ratio to the plain FTS5 query measured in the same run) and, on the corpus,
-quality on bench/search_queries.jsonl (dev and holdout) and bench/search_queries_fresh.jsonl (fresh) per
-kind and split. On the generated shelf also: identifiers
+quality on bench/search_queries.jsonl (dev and holdout) and bench/search_queries_fresh*.jsonl (fresh, fresh2)
+per kind and split. On the generated shelf also: identifiers
 absent from the shelf (the slowest of them), and the index of a commit that changes one document
 (derived from the parent's index) against the full build. Times are CPU seconds of this process
 plus its children (grep, git), because the machine is shared; build and derive times are also
@@ -56,7 +56,8 @@ from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # no
 
 CORPUS = REPO.parent / "shared" / "corpus"
 QUERIES = REPO / "bench" / "search_queries.jsonl"
-FRESH = REPO / "bench" / "search_queries_fresh.jsonl"  # written blind to the dictionary and to search's results
+# Written blind to the dictionary, to the other queries and to search's results; never tuned on.
+FRESH = [REPO / "bench" / "search_queries_fresh.jsonl", REPO / "bench" / "search_queries_fresh2.jsonl"]
 IDS = {
     "rfc4271.txt": "RFC 4271 (txt)",
     "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
@@ -400,8 +401,8 @@ def incremental_table(root: Path, gen: Generator, clauses: int) -> list[str]:
 
 
 def labelled() -> list[dict[str, Any]]:
-    """Every labelled query: the tuned-on dev half, the holdout half and the fresh set."""
-    return load_queries(QUERIES) + load_queries(FRESH)
+    """Every labelled query: the tuned-on dev half, the holdout half and the two fresh sets."""
+    return load_queries(QUERIES) + [q for path in FRESH for q in load_queries(path)]
 
 
 def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
@@ -425,7 +426,7 @@ def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Eng
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for kind in sorted({q.get("kind") or "plain" for q in queries}):
-        for split in ("dev", "holdout", "fresh", "all"):
+        for split in ("dev", "holdout", "fresh", "fresh2", "all"):
             subset = [q for q in queries if (q.get("kind") or "plain") == kind]
             subset = [q for q in subset if split == "all" or q.get("split", "dev") == split]
             if not subset:
@@ -437,12 +438,13 @@ def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Eng
 
 
 def _splits(queries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """dev (the dictionary and weights were tuned on it), holdout (written after tuning), fresh (written blind to
-    the dictionary and to search's results, never tuned on), answerable, all."""
+    """dev (the dictionary and weights were tuned on it), holdout (written after tuning), fresh and fresh2 (written
+    blind to the dictionary and to search's results, never tuned on), answerable, all."""
     return {
         "dev": [q for q in queries if q.get("split", "dev") == "dev"],
         "holdout": [q for q in queries if q.get("split") == "holdout"],
         "fresh": [q for q in queries if q.get("split") == "fresh"],
+        "fresh2": [q for q in queries if q.get("split") == "fresh2"],
         "answerable": [q for q in queries if q["gold"] is not None],
         "all": queries,
     }
