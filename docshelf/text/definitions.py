@@ -52,11 +52,10 @@ def defined_terms(text: str) -> Iterable[frozenset[str]]:
 
 
 def defines(text: str, concepts: list[Concept]) -> bool:
-    """Whether the text defines a term made of the query's content concepts (all of one term's words).
+    """Whether the text defines a term every content word of which the query asks about.
 
-    A term is defined when one of its defining items names, in its opening words, every content
-    concept the item mentions and at least one concept: «информационная система» matches «что
-    понимается под информационной системой»; «система» alone does not match «информационная система».
+    The definition of «информационная система» answers «что понимается под информационной системой»;
+    it does not answer «что такое система», whose term it only contains.
     """
     if not concepts:
         return False
