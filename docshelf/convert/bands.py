@@ -74,8 +74,13 @@ def _column(edges: tuple[float, ...], word: Word) -> int | None:
 
 
 def _join_words(words: list[Word]) -> str:
+    return join_words(sorted(words, key=lambda w: (round(w[1]), w[0])))
+
+
+def join_words(words: Iterable[Word]) -> str:
+    """A cell's words, already in reading order, as one line; a word hyphenated at a line break is rejoined."""
     text = ""
-    for w in sorted(words, key=lambda w: (round(w[1]), w[0])):
+    for w in words:
         word = str(w[4]).replace("\u00a0", " ")
         if text.endswith("-") and word[:1].islower() and not text[-2:-1].isdigit():
             text = text[:-1] + word  # line-break hyphenation inside a cell

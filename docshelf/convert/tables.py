@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from docshelf.convert.bands import find_band_tables
+from docshelf.convert.bands import find_band_tables, join_words
 from docshelf.convert.grid import find_grids
 from docshelf.model import Block
 
@@ -41,15 +41,7 @@ def _cell_text(words: list[tuple[Any, ...]], box: tuple[float, float, float, flo
         return None
     x0, y0, x1, y1 = box
     inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
-    inside.sort(key=lambda w: (w[5], w[6], w[7]))  # block, line, word number
-    text = ""
-    for w in inside:
-        word = str(w[4]).replace("\u00a0", " ")
-        if text.endswith("-") and word[:1].islower() and not text[-2:-1].isdigit():
-            text = text[:-1] + word  # line-break hyphenation inside a cell
-        else:
-            text = f"{text} {word}" if text else word
-    return text
+    return join_words(sorted(inside, key=lambda w: (w[5], w[6], w[7])))  # block, line, word number
 
 
 def find_tables(page: object) -> list[PageTable]:
