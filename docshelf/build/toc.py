@@ -22,14 +22,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from slugify import slugify
 
 from docshelf.law.editions import edition_facts
+from docshelf.law.grammar import HEADINGS
 from docshelf.records import DocMeta, SectionMeta
 
 MAX_ENTRIES = 60
 GIST_PAGE_CHARS = 4800  # all gists of one page together; each entry gets its share, 60–160 characters
 GROUP_GIST_CHARS = 160  # a chapter's entry: the titles of what it holds, this long at most
-_NUMBERED = re.compile(  # a title's own number, when the section has no clause id to find it by
-    r"^(?:Статья|Article|Section|Пункт|Раздел|Глава|Приложение|Appendix)?\s*[\dA-ZА-Я]+(?:[.\-]\d+)*\.?\s+"
-)
 _PIECE = re.compile(r"^(?P<title>.+?) \((?P<piece>[^()]+)\)$")  # «Статья 8. Право … (ч. 9–10)», «4.3. UPDATE (1/3)»
 
 
@@ -163,13 +161,16 @@ def _contents(members: Sequence[SectionMeta]) -> str:
 
 
 def _unnumbered(s: SectionMeta) -> str:
-    """The section's title without its number («Статья 46. », «С т а т ь я 46. », «4.3. »)."""
+    """The section's title without its label and number («Статья 46. », «4.3. », «Appendix F.1. »).
+
+    The heading kinds are the grammar's: the same table that made the section's clause id.
+    """
     title = _piece(s)[0] or s.title
-    number = s.clause.split(" ")[-1] if s.clause else ""
-    at = title.find(number) if number else -1
-    if 0 <= at <= 20:
-        return title[at + len(number) :].lstrip(". ").strip()
-    return _NUMBERED.sub("", title, count=1).strip()
+    for kind in HEADINGS:
+        if m := kind.heading.match(title):
+            end = m.end(1) if m.group(1) is not None else m.end()
+            return title[end:].lstrip(" .:").strip()
+    return title.strip()
 
 
 def _clause_range(sections: Sequence[SectionMeta]) -> str:
