@@ -115,9 +115,9 @@ def _ranked(query: Query, entries: list[tuple[str, str, str]]) -> list[str]:
     return [path for score, _n, path in sorted(scored, reverse=True) if score > 0]
 
 
-def _fetch(root: Path, walk: Walk, path: str, start: int = 0, max_chars: int | None = None) -> None:
+def _fetch(root: Path, walk: Walk, path: str, start: int = 0, max_chars: int = reader.DEFAULT_MAX_CHARS) -> None:
     try:
-        page = reader.fetch(root, path, at=walk.commit, start=start, **({"max_chars": max_chars} if max_chars else {}))
+        page = reader.fetch(root, path, at=walk.commit, start=start, max_chars=max_chars)
     except DocShelfError:
         return
     walk.saw(path, walk.read(page.text))
@@ -154,7 +154,7 @@ def by_search(root: Path, query: str, walk: Walk) -> Walk:
     hits = result.hits[:HITS_TRIED]
     for hit in hits:  # the clause each hit points at
         if not walk.found:
-            _fetch(root, walk, hit.path, hit.start, hit.max_chars or None)
+            _fetch(root, walk, hit.path, hit.start, hit.max_chars or reader.DEFAULT_MAX_CHARS)
     for hit in hits:  # the whole section, where the clause was not enough
         if not walk.found and hit.max_chars:
             _fetch(root, walk, hit.path)
