@@ -3,7 +3,7 @@
 Two shelves: the real corpus (../shared/corpus, converted with ``shelf.add``) and a generated shelf
 of 100,000 Russian clauses. For each engine: index build time, query latency p50/p95 (and, on the
 generated shelf, the ratio to the plain FTS5 query measured in the same run) and, on the corpus,
-quality on bench/search_queries.jsonl (dev and holdout) and bench/search_queries_fresh*.jsonl (fresh, fresh2)
+quality on bench/search_queries.jsonl (dev and holdout) and bench/search_queries_fresh*.jsonl (fresh, fresh2, fresh3)
 per kind and split. On the generated shelf also: identifiers
 absent from the shelf (the slowest of them), and the index of a commit that changes one document
 (derived from the parent's index) against the full build. Times are CPU seconds of this process
@@ -58,7 +58,7 @@ from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # no
 CORPUS = REPO.parent / "shared" / "corpus"
 QUERIES = REPO / "bench" / "search_queries.jsonl"
 # Written blind to the dictionary, to the other queries and to search's results; never tuned on.
-FRESH = [REPO / "bench" / "search_queries_fresh.jsonl", REPO / "bench" / "search_queries_fresh2.jsonl"]
+FRESH = [REPO / "bench" / f"search_queries_{name}.jsonl" for name in ("fresh", "fresh2", "fresh3")]
 IDS = {
     "rfc4271.txt": "RFC 4271 (txt)",
     "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
@@ -431,7 +431,7 @@ def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Eng
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for kind in sorted({q.get("kind") or "plain" for q in queries}):
-        for split in ("dev", "holdout", "fresh", "fresh2", "all"):
+        for split in ("dev", "holdout", "fresh", "fresh2", "fresh3", "all"):
             subset = [q for q in queries if (q.get("kind") or "plain") == kind]
             subset = [q for q in subset if split == "all" or q.get("split", "dev") == split]
             if not subset:
@@ -450,6 +450,7 @@ def _splits(queries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
         "holdout": [q for q in queries if q.get("split") == "holdout"],
         "fresh": [q for q in queries if q.get("split") == "fresh"],
         "fresh2": [q for q in queries if q.get("split") == "fresh2"],
+        "fresh3": [q for q in queries if q.get("split") == "fresh3"],
         "answerable": [q for q in queries if q["gold"] is not None],
         "all": queries,
     }

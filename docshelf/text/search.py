@@ -3,8 +3,9 @@
 The index (:mod:`docshelf.text.searchindex`, cached per commit by :mod:`docshelf.text.indexcache`)
 holds the sections of exactly one commit, read from Git objects, so a hit is what ``fetch``
 returns at that commit. A query becomes concepts (:mod:`docshelf.text.synonyms`): each word, or a
-synonym group it mentions, with every key the index may hold for it. Ranking, in order of the
-fallbacks:
+synonym group it mentions, with every key the index may hold for it, and a plain Russian word
+with the shelf's words derived from its root (:mod:`docshelf.text.derivation`: хранить/хранение).
+Ranking, in order of the fallbacks:
 
 1. ``exact``: candidates are the top :data:`OR_CANDIDATES` by BM25 of the OR of the query's rarest
    concepts whose postings fit :data:`RANK_BUDGET` (so a query never scores every section saying
@@ -15,7 +16,9 @@ fallbacks:
    Coverages weigh concepts by IDF (document frequencies are kept in the index, never counted per
    query). A later part of a split article loses 0.1, apparatus (contents, prefaces, change logs,
    reference lists) loses :data:`folding.APPARATUS_PENALTY`. A question for a term's meaning
-   (:mod:`docshelf.text.definitions`) lifts the sections that define the term by :data:`W_DEFINES`.
+   (:mod:`docshelf.text.definitions`) lifts the sections that define the term by :data:`W_DEFINES`; a
+   question for a number («за сколько дней…», "how many bytes…", :mod:`docshelf.text.answertype`) lifts
+   the sections stating a quantity by :data:`W_QUANTITY`.
 2. ``prefix``: the same with ``"key"*`` when nothing matched exactly.
 3. ``substring``: the indexed words that contain the query's words (a trigram index over the
    vocabulary, not a scan of the texts); 4. ``none``: nothing, said so in ``note``.
@@ -36,7 +39,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -47,7 +50,7 @@ from docshelf.law.editions import has_edition, meta_status
 from docshelf.records import DocMeta
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
-from docshelf.text import definitions, folding, synonyms
+from docshelf.text import answertype, definitions, derivation, folding, synonyms
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
@@ -74,6 +77,7 @@ RANK_BUDGET = 1500  # postings one BM25-ranked query may read (~2 ms); beyond it
 # Weights chosen on the dev half of bench/search_queries.jsonl (the holdout half only measures them).
 W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT, W_PART = 1.0, 0.6, 0.2, 1.0, 0.1
 W_DEFINES = 1.0  # a section defining the term a question asks about (definitions.defines)
+W_QUANTITY = 0.4  # a section stating a quantity, for a question asking one (answertype.states_quantity)
 LOW_COVERAGE = 0.6  # chosen on bench/search_queries.jsonl: flags 6/9 unanswerable, 5/62 answerable
 SNIPPET_CHARS = 220
 MAX_QUERY_CHARS = 2000  # longer input is cut: concepts are capped anyway
@@ -179,12 +183,10 @@ def _as_said(index: SearchIndex, said: synonyms.Synonyms, toks: list[Token], con
     return out
 
 
-def _definitions_first(index: SearchIndex, ranked: Ranked, concepts: list[Concept]) -> Ranked:
-    """A question for a term's meaning: the sections that define it gain :data:`W_DEFINES`."""
-    top = ranked[:RERANK_DEPTH]
-    texts = index.sections(r for _s, _c, r in top)
-    lifted = [(s + W_DEFINES * definitions.defines(texts[r].text, concepts), c, r) for s, c, r in top]
-    return sorted(lifted, key=lambda t: (-t[0], t[2])) + ranked[RERANK_DEPTH:]
+def _lifted(ranked: Ranked, lift: Callable[[int], float]) -> Ranked:
+    """The ranking with ``lift(rowid)`` added to the top :data:`RERANK_DEPTH` scores (a question's kind)."""
+    top = [(s + lift(r), c, r) for s, c, r in ranked[:RERANK_DEPTH]]
+    return sorted(top, key=lambda t: (-t[0], t[2])) + ranked[RERANK_DEPTH:]
 
 
 def _needles(query: str) -> list[str]:
@@ -247,7 +249,7 @@ def search(
     keys = list(dict.fromkeys(t.key for t in toks))
     index = open_index(root, commit)
     said = synonyms.parse(json.loads(index.setting("synonyms") or "null"))
-    concepts = _as_said(index, said, toks, said.concepts(toks))
+    concepts = derivation.widen(index, _as_said(index, said, toks, said.concepts(toks)))
     scope = _scope(index, doc, category)
     statuses = _Statuses(as_of)
     if status is not None:
@@ -265,8 +267,12 @@ def search(
         mode, (ranked, stored) = "substring", _substring(index, text, scope)
     if not ranked:
         mode = "none"
-    elif mode == "exact" and definitions.asks_definition(text):
-        ranked = _definitions_first(index, ranked, concepts)
+    elif mode == "exact" and definitions.asks_definition(text):  # the sections defining the term
+        texts = index.sections(r for _s, _c, r in ranked[:RERANK_DEPTH])
+        ranked = _lifted(ranked, lambda r: W_DEFINES * definitions.defines(texts[r].text, concepts))
+    elif mode == "exact" and answertype.asks_quantity(text):  # the sections stating a number
+        units = answertype.units_for(text)
+        ranked = _lifted(ranked, lambda r: W_QUANTITY * answertype.states_quantity(stored[r].body, units))
     hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
     weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")

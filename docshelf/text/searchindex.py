@@ -147,6 +147,9 @@ class SearchIndex(Protocol):
     def words_containing(self, fragment: str, limit: int) -> list[str]:
         """Indexed words (normalized) that contain ``fragment`` (3 characters or more)."""
 
+    def keys_from(self, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` indexed keys that begin with ``prefix``, in order (a range of the key table)."""
+
     def documents(self) -> list[DocInfo]:
         """Every document of the commit."""
 
