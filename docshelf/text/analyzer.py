@@ -68,8 +68,11 @@ STOPWORDS = frozenset(
     чей чем что чтобы чье чья эта эти это этого этой этом эту я ведь нужно нужна нужен нужны следует
     сколько такое такой такая такие почему зачем каков какова каковы
     бывает бывают вообще разве неужели именно конкретно примерно пожалуйста подскажите скажите
+    будет будут буду будем будете меня мой моя мое мои моего моей моих моим нас нам наши нашей наших
+    ваш ваша ваше ваши вашего ваших свой своя свое свои своего своей своих себя себе мной тебя тебе твой
     a an and are as at be by can did do does for from how i if in into is it its may of on or should that
     the their there these this to was what when where which who whom why will with just please exactly
+    my me our we you your they them he she his her
     """.split()
 )
 
