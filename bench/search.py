@@ -52,7 +52,7 @@ sys.path.insert(0, str(REPO))
 from docshelf.build.pipeline import DocOptions  # noqa: E402
 from docshelf.shelf import gitrepo  # noqa: E402
 from docshelf.shelf import store as shelf  # noqa: E402
-from docshelf.text import indexcache, search, synonyms  # noqa: E402
+from docshelf.text import indexcache, neighbours, search, synonyms  # noqa: E402
 from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -416,6 +416,8 @@ def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
     runs = dict(engines)
     runs["DocShelf, no default dictionary"] = _without_dictionary(engines["DocShelf"])
+    if neighbours.available():
+        runs["DocShelf without docshelf[semantic]"] = _without_vectors(engines["DocShelf"])
     for name, engine in runs.items():
         for split, subset in _splits(queries).items():
             m = evaluate(root, subset, k=5, engine=engine).overall
@@ -466,6 +468,20 @@ def _without_dictionary(engine: Engine) -> Engine:
         finally:
             synonyms.default_dictionary = original
             synonyms.parse.cache_clear()
+
+    return run
+
+
+def _without_vectors(engine: Engine) -> Engine:
+    """The default install: absent query words are named, not searched by their nearest words."""
+
+    def run(query: str, limit: int) -> Ranking:
+        original = neighbours.model
+        neighbours.model = lambda: None  # type: ignore[assignment]
+        try:
+            return engine(query, limit)
+        finally:
+            neighbours.model = original  # type: ignore[method-assign]
 
     return run
 

@@ -204,6 +204,9 @@ class Fts5Index:
         expr = '"' + fragment.replace('"', '""') + '"'
         return [r[0] for r in self.db.execute("SELECT w FROM wordtri WHERE wordtri MATCH ? LIMIT ?", (expr, limit))]
 
+    def vocabulary(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT w FROM word")]
+
     def keys_from(self, prefix: str, limit: int) -> list[str]:
         rows = self.db.execute(
             "SELECT key FROM term WHERE key >= ? AND key < ? ORDER BY key LIMIT ?", (prefix, prefix + "\uffff", limit)

@@ -50,7 +50,7 @@ from docshelf.law.editions import has_edition, meta_status
 from docshelf.records import DocMeta
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
-from docshelf.text import answertype, definitions, derivation, folding, synonyms
+from docshelf.text import answertype, definitions, derivation, folding, neighbours, synonyms
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
@@ -250,6 +250,7 @@ def search(
     index = open_index(root, commit)
     said = synonyms.parse(json.loads(index.setting("synonyms") or "null"))
     concepts = derivation.widen(index, _as_said(index, said, toks, said.concepts(toks)))
+    concepts, guessed = neighbours.expand(index, concepts)
     scope = _scope(index, doc, category)
     statuses = _Statuses(as_of)
     if status is not None:
@@ -282,6 +283,8 @@ def search(
         note += f" No document has edition status {status!r} on {as_of or date.today()} at this commit."
     if absent:
         note += f" No section has these words: {', '.join(c.label for c in absent)}."
+    for word, near in guessed.items():
+        note += f" No section says «{word}»: searched for the nearest words in meaning instead ({', '.join(near)})."
     if weak:
         note += " The best hit covers only part of the query: the answer may not be on the shelf."
     low = mode != "exact" or weak or bool(missing_acts)

@@ -147,6 +147,9 @@ class SearchIndex(Protocol):
     def words_containing(self, fragment: str, limit: int) -> list[str]:
         """Indexed words (normalized) that contain ``fragment`` (3 characters or more)."""
 
+    def vocabulary(self) -> list[str]:
+        """Every indexed word, normalized (for the nearest-word guesses of :mod:`docshelf.text.neighbours`)."""
+
     def keys_from(self, prefix: str, limit: int) -> list[str]:
         """Up to ``limit`` indexed keys that begin with ``prefix``, in order (a range of the key table)."""
 

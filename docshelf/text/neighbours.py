@@ -1,0 +1,142 @@
+"""A query word the shelf never says, searched by the shelf's words nearest to it in meaning.
+
+«фирма», «слили», «чиновник»: everyday words a regulation does not use. Stemming and the synonym
+dictionary only join words someone listed; word embeddings trained on news (navec, 250K words ×
+300 d, shipped inside the ``natasha`` wheel: nothing is downloaded) place «фирма» near «компания»
+and «организация». Only words with no posting on the shelf are expanded, in a query some of whose
+words the shelf does say (a query of absent words only goes to the prefix and substring fallbacks),
+and only by words the shelf holds (a matrix of the shelf's own vocabulary, built once per index), and the result's note says
+what was searched instead: a guess is never silent.
+
+This is the ``docshelf[semantic]`` extra. Without navec, numpy and natasha's data, :func:`expand`
+returns the concepts unchanged (the default install stays light).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections import OrderedDict
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from docshelf.text.analyzer import tokens
+from docshelf.text.synonyms import Concept
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+TOP = 3  # shelf words added per absent query word
+MIN_SIMILARITY = 0.5  # cosine: below it a neighbour is another topic («фирма» ~ «бренд» 0.48)
+_SHELVES = 2  # vocabulary matrices kept (one per index file: the served commit and one more)
+
+
+class Vocabulary(Protocol):
+    commit: str
+
+    def df(self, key: str) -> int: ...
+
+    def vocabulary(self) -> list[str]: ...
+
+    def setting(self, key: str) -> str | None: ...
+
+
+class _Model:
+    """The navec vectors, and per index the matrix of its words that navec knows."""
+
+    def __init__(self, navec: Any, numpy: Any) -> None:
+        self.navec, self.np = navec, numpy
+        self._shelves: OrderedDict[Hashable, tuple[list[str], Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def vector(self, word: str) -> Any | None:
+        for form in (word, word.replace("е", "ё")):
+            if form in self.navec:
+                v = self.navec[form]
+                return v / (self.np.linalg.norm(v) + 1e-9)
+        return None
+
+    def shelf(self, index: Vocabulary) -> tuple[list[str], Any]:
+        stamp = index.setting("build") or index.commit
+        with self._lock:
+            if stamp in self._shelves:
+                self._shelves.move_to_end(stamp)
+                return self._shelves[stamp]
+        words = [w for w in index.vocabulary() if w.isalpha() and w in self.navec]
+        matrix = self.np.stack([self.navec[w] for w in words]) if words else self.np.zeros((0, 300), "float32")
+        matrix /= self.np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-9
+        with self._lock:
+            self._shelves[stamp] = (words, matrix)
+            while len(self._shelves) > _SHELVES:
+                self._shelves.popitem(last=False)
+        return words, matrix
+
+
+_model: _Model | bool | None = False  # False: not looked for yet; None: the extra is not installed
+_load_lock = threading.Lock()
+
+
+def _data_file() -> Path | None:
+    """natasha's navec archive, found without importing natasha (its import loads far more than vectors)."""
+    spec = importlib.util.find_spec("natasha")
+    if spec is None or spec.origin is None:
+        return None
+    return next((Path(spec.origin).parent / "data" / "emb").glob("navec_news_*.tar"), None)
+
+
+def model() -> _Model | None:
+    """The loaded vectors, or ``None`` when ``docshelf[semantic]`` is not installed."""
+    global _model
+    with _load_lock:
+        if _model is False:
+            _model = None
+            try:
+                import numpy
+                from navec import Navec
+            except ImportError:
+                return None
+            data = _data_file()
+            if data is not None:
+                _model = _Model(Navec.load(str(data)), numpy)
+        return _model if isinstance(_model, _Model) else None
+
+
+def available() -> bool:
+    return model() is not None
+
+
+def expand(index: Vocabulary, concepts: list[Concept]) -> tuple[list[Concept], dict[str, list[str]]]:
+    """Concepts with their absent plain words widened to the nearest shelf words, and what was guessed.
+
+    The mapping is query word → the shelf words searched for it (for the result's note).
+    """
+    absent = [
+        c
+        for c in concepts
+        if not c.ident and c.first == c.last and c.label.isalpha() and all(index.df(a[0]) == 0 for a in c.alts)
+    ]
+    # When nothing of the query is on the shelf, the lexical fallbacks (a prefix, a word inside another word)
+    # answer more faithfully than a guess by meaning: guesses only fill the gaps of a query that matches.
+    found = model() if absent and len(absent) < len(concepts) else None
+    if found is None:
+        return concepts, {}
+    words, matrix = found.shelf(index)
+    guessed: dict[str, list[str]] = {}
+    widened: dict[int, Concept] = {}
+    for c in absent:
+        v = found.vector(c.label)
+        if v is None or not words:
+            continue
+        sims = matrix @ v
+        extra: dict[str, str] = {}  # key -> the shelf word it came from
+        for j in found.np.argsort(-sims)[:50]:
+            if sims[j] < MIN_SIMILARITY or len(extra) >= TOP:
+                break
+            key = tokens(words[j])[0].key
+            if key not in extra and index.df(key) > 0:
+                extra[key] = words[j]
+        if extra:
+            widened[id(c)] = replace(c, alts=c.alts + tuple((k,) for k in extra))
+            guessed[c.label] = list(extra.values())
+    return [widened.get(id(c), c) for c in concepts], guessed

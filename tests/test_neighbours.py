@@ -1,0 +1,56 @@
+"""A word the shelf never says is searched by the shelf's nearest words in meaning, and the result says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_search import _make_shelf
+
+from docshelf.text import neighbours, search
+
+needs_vectors = pytest.mark.skipif(not neighbours.available(), reason="docshelf[semantic] is not installed")
+
+LAW = """# О торговле
+
+## Статья 3. Доставка
+
+1. Автомобиль для доставки товаров проходит осмотр перед каждым рейсом.
+
+## Статья 4. Права покупателя
+
+1. Покупатель вправе вернуть товар надлежащего качества в течение четырнадцати дней.
+"""
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _make_shelf(tmp_path_factory.mktemp("shop") / "shelf", [("shop.md", "laws", "Закон о торговле", LAW)])
+
+
+@needs_vectors
+def test_an_everyday_word_finds_the_word_the_law_uses(shop: Path) -> None:
+    result = search.search(shop, "осмотр машины")  # the law says «автомобиль», never «машина»
+    assert result.hits[0].clause == "ст. 3"
+    assert "No section says «машины»: searched for the nearest words in meaning instead (автомобиль" in result.note
+
+
+@needs_vectors
+def test_a_query_of_absent_words_only_goes_to_the_lexical_fallbacks(shop: Path) -> None:
+    result = search.search(shop, "машины")
+    assert (result.mode, result.hits) == ("none", [])
+    assert "nearest words" not in result.note
+
+
+@needs_vectors
+def test_a_word_the_shelf_says_is_not_guessed(shop: Path) -> None:
+    result = search.search(shop, "права покупателя")
+    assert "nearest words" not in result.note
+    assert result.hits[0].clause == "ст. 4"
+
+
+def test_without_the_extra_an_absent_word_is_named_not_guessed(shop: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(neighbours, "model", lambda: None)  # what the default install sees
+    result = search.search(shop, "осмотр машины")
+    assert "No section has these words: машины" in result.note
+    assert "nearest words" not in result.note
