@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from test_search import _make_shelf
 
+from docshelf.server.ops import Metrics, Readiness
+from docshelf.server.pin import Pin
 from docshelf.text import neighbours, search
+from docshelf.text.indexcache import open_index
 
 needs_vectors = pytest.mark.skipif(not neighbours.available(), reason="docshelf[semantic] is not installed")
 
@@ -54,3 +57,15 @@ def test_without_the_extra_an_absent_word_is_named_not_guessed(shop: Path, monke
     result = search.search(shop, "осмотр машины")
     assert "No section has these words: машины" in result.note
     assert "nearest words" not in result.note
+
+
+@needs_vectors
+def test_a_served_commit_is_warmed_before_its_first_guess(shop: Path) -> None:
+    pin = Pin.at(shop)
+    commit = pin.current
+    found = neighbours.model()
+    assert found is not None
+    found._shelves.clear()
+    Readiness(shop, pin, Metrics()).prepare(commit)
+    index = open_index(shop, commit)
+    assert (index.setting("build") or commit) in found._shelves  # the matrix of this commit's words is built

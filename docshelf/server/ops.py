@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, Response
 
 from docshelf.errors import DocShelfError
 from docshelf.server.pin import Pin
-from docshelf.text import search
+from docshelf.text import neighbours, search
 
 READY_POLL_S = 0.5  # how soon a moved pin is noticed and its index built
 
@@ -100,9 +100,13 @@ class Readiness:
     last_error: str | None = None
 
     def prepare(self, commit: str) -> None:
-        """Build (or find cached) the search index of ``commit``; then it is the ready one."""
+        """Build (or find cached) the search index of ``commit`` and warm its word vectors; then it is the ready one."""
         t0 = time.perf_counter()
-        search.open_index(self.root, commit).close()
+        index = search.open_index(self.root, commit)
+        try:
+            neighbours.warm(index)  # with docshelf[semantic]: the first query guessing a word must not load them
+        finally:
+            index.close()
         self.metrics.index_seconds.observe(time.perf_counter() - t0)
         self.metrics.index_builds.inc()
         self.ready_commit, self.last_error = commit, None

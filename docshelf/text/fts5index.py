@@ -78,6 +78,7 @@ class Fts5Index:
         self.commit = commit
         self._settings: dict[str, str | None] = {}
         self._dfs: dict[str, int] = {}
+        self._prefixed: dict[tuple[str, int], list[str]] = {}  # keys_from, memoized like the frequencies
         self._docs: dict[int, _Doc] = {}
         self._documents: tuple[DocInfo, ...] | None = None
         self._total = int(self.setting("total") or 0)
@@ -208,10 +209,14 @@ class Fts5Index:
         return [r[0] for r in self.db.execute("SELECT w FROM word")]
 
     def keys_from(self, prefix: str, limit: int) -> list[str]:
-        rows = self.db.execute(
-            "SELECT key FROM term WHERE key >= ? AND key < ? ORDER BY key LIMIT ?", (prefix, prefix + "\uffff", limit)
-        )
-        return [r[0] for r in rows]
+        found = self._prefixed.get((prefix, limit))
+        if found is None:
+            sql = "SELECT key FROM term WHERE key >= ? AND key < ? ORDER BY key LIMIT ?"
+            found = [r[0] for r in self.db.execute(sql, (prefix, prefix + "\uffff", limit))]
+            if len(self._prefixed) >= DF_KEYS:
+                self._prefixed.clear()
+            self._prefixed[prefix, limit] = found
+        return list(found)
 
     def documents(self) -> list[DocInfo]:
         """Every document (read once: 2.7 ms at 1,000 documents, and every query naming an act asks).

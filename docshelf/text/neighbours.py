@@ -5,8 +5,8 @@ dictionary only join words someone listed; word embeddings trained on news (nave
 300 d, shipped inside the ``natasha`` wheel: nothing is downloaded) place «фирма» near «компания»
 and «организация». Only words with no posting on the shelf are expanded, in a query some of whose
 words the shelf does say (a query of absent words only goes to the prefix and substring fallbacks),
-and only by words the shelf holds (a matrix of the shelf's own vocabulary, built once per index), and the result's note says
-what was searched instead: a guess is never silent.
+and only by words the shelf holds (a matrix of the shelf's own vocabulary, built once per index); the
+result's note says what was searched instead: a guess is never silent.
 
 This is the ``docshelf[semantic]`` extra. Without navec, numpy and natasha's data, :func:`expand`
 returns the concepts unchanged (the default install stays light).
@@ -106,19 +106,23 @@ def available() -> bool:
     return model() is not None
 
 
+def warm(index: Vocabulary) -> None:
+    """Load the vectors and the matrix of ``index``'s words now (a server preparing a commit), not at a query."""
+    found = model()
+    if found is not None:
+        found.shelf(index)
+
+
 def expand(index: Vocabulary, concepts: list[Concept]) -> tuple[list[Concept], dict[str, list[str]]]:
     """Concepts with their absent plain words widened to the nearest shelf words, and what was guessed.
 
     The mapping is query word → the shelf words searched for it (for the result's note).
     """
-    absent = [
-        c
-        for c in concepts
-        if not c.ident and c.first == c.last and c.label.isalpha() and all(index.df(a[0]) == 0 for a in c.alts)
-    ]
+    missing = [c for c in concepts if all(index.df(k) == 0 for a in c.alts for k in a)]
+    absent = [c for c in missing if not c.ident and c.first == c.last and c.label.isalpha()]
     # When nothing of the query is on the shelf, the lexical fallbacks (a prefix, a word inside another word)
     # answer more faithfully than a guess by meaning: guesses only fill the gaps of a query that matches.
-    found = model() if absent and len(absent) < len(concepts) else None
+    found = model() if absent and len(missing) < len(concepts) else None
     if found is None:
         return concepts, {}
     words, matrix = found.shelf(index)
