@@ -256,7 +256,10 @@ def search_cmd(
     at: str | None,
     as_json: bool,
 ) -> None:
-    """Find the sections that answer QUERY (Russian morphology, synonyms, identifiers such as УПД.1)."""
+    """Find the sections that answer QUERY (Russian morphology, synonyms, identifiers such as УПД.1).
+
+    Words in quotes ("срок хранения", «срок хранения») must stand together in that order in every hit.
+    """
     result = search.search(
         _shelf(shelf_dir), query, limit=limit, at=at, doc=doc, category=category, status=status, as_of=_date(as_of)
     )

@@ -85,6 +85,13 @@ def _search_abroad(run: Run) -> None:
     assert first.startswith("1. Статья 12. Трансграничная передача") and "[152-ФЗ · ст. 12" in first
 
 
+def _search_quoted(run: Run) -> None:
+    _ok(run)
+    assert "as quoted" not in run.out  # the README's shelf says the phrase: every hit holds it together
+    first = run.out.split("\n2. ")[0].lower()
+    assert "срок хранения" in first or "сроки хранения" in first
+
+
 def _search_upd1(run: Run) -> None:
     _ok(run)
     [hit, *_] = run.json()["hits"]
@@ -129,6 +136,7 @@ CHECKS: dict[str, Callable[[Run], None]] = {
     ),
     "docshelf search 'можно ли передавать данные за рубеж' --shelf my-shelf": _search_abroad,
     "docshelf search 'УПД.1' --doc 'Приказ ФСТЭК № 239' --json": _search_upd1,
+    """docshelf search '"срок хранения" персональных данных' --shelf my-shelf""": _search_quoted,
     "docshelf add order17.html --category acts --id 'Приказ ФСТЭК № 17' --valid-to 2026-03-01 --replaced-by "
     "'ext:Приказ ФСТЭК № 117'": lambda run: _ok(run, "Приказ ФСТЭК № 17\tdocs/acts/prikaz-fstek-17/"),
     "docshelf add 152fz-2024.docx --id '152-ФЗ' --update --valid-from 2024-08-08": lambda run: _ok(

@@ -298,7 +298,11 @@ def search(shelf: ShelfAccess) -> ToolFn:
     def search(
         query: Annotated[
             str,
-            Field(description="Words, a question or identifiers (УПД.1, ст. 10.2-1).", max_length=MAX_QUERY_CHARS),
+            Field(
+                description='Words, a question or identifiers (УПД.1, ст. 10.2-1); words in quotes ("срок хранения") '
+                "must stand together in that order.",
+                max_length=MAX_QUERY_CHARS,
+            ),
         ],
         limit: Annotated[int, Field(description="How many sections to return.", ge=1, le=50)] = 5,
         doc: Annotated[str | None, Field(description="Only this document id, e.g. 152-ФЗ.", max_length=256)] = None,

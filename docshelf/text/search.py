@@ -46,11 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import SearchError
-from docshelf.law.editions import has_edition, meta_status
-from docshelf.records import DocMeta
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
-from docshelf.text import answertype, definitions, derivation, folding, neighbours, synonyms
+from docshelf.text import answertype, definitions, derivation, folding, neighbours, phrases, synonyms
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
@@ -58,6 +56,7 @@ from docshelf.text.searchindex import KeyRow, Scope, SearchIndex, Stored
 from docshelf.text.searchtext import describe
 from docshelf.text.sections import SectionRow, read_sections
 from docshelf.text.snippets import best_snippet, read_window
+from docshelf.text.statuses import Statuses, with_status
 from docshelf.text.synonyms import Concept, adjacent_in, found_in
 
 __all__ = [
@@ -189,6 +188,11 @@ def _lifted(ranked: Ranked, lift: Callable[[int], float]) -> Ranked:
     return sorted(top, key=lambda t: (-t[0], t[2])) + ranked[RERANK_DEPTH:]
 
 
+def _every(k: KeyRow) -> str:
+    """All of a section's keys, fields apart (a quoted phrase does not run from a title into the text)."""
+    return f" {k.head} | {k.clauses} | {k.ctx} | {k.body} "
+
+
 def _needles(query: str) -> list[str]:
     norm = normalize_text(query)
     found = WORD.findall(norm)
@@ -251,10 +255,12 @@ def search(
     said = synonyms.parse(json.loads(index.setting("synonyms") or "null"))
     concepts = derivation.widen(index, _as_said(index, said, toks, said.concepts(toks)))
     concepts, guessed = neighbours.expand(index, concepts)
+    required = phrases.quoted(text)  # each also a concept: sections saying it together rank up
+    concepts += [Concept(p.written, (p.keys,), False, len(toks) + n, len(toks) + n) for n, p in enumerate(required)]
     scope = _scope(index, doc, category)
-    statuses = _Statuses(as_of)
+    statuses = Statuses(as_of)
     if status is not None:
-        scope = _with_status(index, scope, statuses, status)
+        scope = with_status(index, scope, statuses, status)
     missing_acts = _missing_acts(index, text)
     if missing_acts:  # «приказ № 117» is not on the shelf: its number must not find «Статья 117»
         numbers = {k for _w, n in missing_acts for k in index_text(n).split()}
@@ -274,6 +280,11 @@ def search(
     elif mode == "exact" and answertype.asks_quantity(text):  # the sections stating a number
         units = answertype.units_for(text)
         ranked = _lifted(ranked, lambda r: W_QUANTITY * answertype.states_quantity(stored[r].body, units))
+    unsaid: list[phrases.Phrase] = []
+    if required and ranked:  # the ranked sections saying every quoted phrase; all of them, said so, when none does
+        kept = [r for r in ranked if all(phrases.says(_every(stored[r[2]]), p) for p in required)]
+        unsaid = [] if kept else required
+        ranked = kept or ranked
     hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
     weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
@@ -285,9 +296,12 @@ def search(
         note += f" No section has these words: {', '.join(c.label for c in absent)}."
     for word, near in guessed.items():
         note += f" No section says «{word}»: searched for the nearest words in meaning instead ({', '.join(near)})."
+    if unsaid:
+        apart = ", ".join(f"«{p.written}»" for p in unsaid)
+        note += f" No section found says {apart} as quoted (together, in this order): these hits have the words apart."
     if weak:
         note += " The best hit covers only part of the query: the answer may not be on the shelf."
-    low = mode != "exact" or weak or bool(missing_acts)
+    low = mode != "exact" or weak or bool(missing_acts) or bool(unsaid)
     return SearchResult(
         commit=commit, query=text, mode=mode, hits=hits, low_confidence=low, keys=keys, note=note.strip()
     )
@@ -321,34 +335,8 @@ def _scope(index: SearchIndex, doc: str | None, category: str | None) -> Scope:
     return scope
 
 
-class _Statuses:
-    """Edition status codes on ``as_of``, computed once per document edition record."""
-
-    def __init__(self, as_of: date | None) -> None:
-        self.as_of = as_of
-        self._codes: dict[str, str] = {}
-        self.seen: set[str] = set()
-
-    def of(self, edition_json: str) -> str:
-        code = self._codes.get(edition_json)
-        if code is None:
-            meta = DocMeta("", "", edition=json.loads(edition_json))
-            code = meta_status(meta, self.as_of).code if has_edition(meta) else ""
-            self._codes[edition_json] = code
-            self.seen.add(code)
-        return code
-
-
-def _with_status(index: SearchIndex, scope: Scope, statuses: _Statuses, status: str) -> Scope:
-    """``scope`` narrowed to documents with ``status``, before ranking: rare statuses are not crowded out."""
-    docs = frozenset(
-        d.doc_key for d in index.documents() if statuses.of(json.dumps(d.edition, ensure_ascii=False)) == status
-    )
-    return Scope(scope.doc_key, scope.category, docs)
-
-
 def _hits(
-    index: SearchIndex, found: Found, limit: int, statuses: _Statuses, concepts: list[Concept], mode: str, query: str
+    index: SearchIndex, found: Found, limit: int, statuses: Statuses, concepts: list[Concept], mode: str, query: str
 ) -> list[Hit]:
     ranked, keys = found
     if not ranked:
