@@ -258,7 +258,8 @@ def search_cmd(
 ) -> None:
     """Find the sections that answer QUERY (Russian morphology, synonyms, identifiers such as УПД.1).
 
-    Words in quotes ("срок хранения", «срок хранения») must stand together in that order in every hit.
+    Words in quotes ("срок хранения", «срок хранения») must stand together in that order in every hit;
+    a word after a minus (-биометрические) must be in none.
     """
     result = search.search(
         _shelf(shelf_dir), query, limit=limit, at=at, doc=doc, category=category, status=status, as_of=_date(as_of)

@@ -92,6 +92,12 @@ def _search_quoted(run: Run) -> None:
     assert "срок хранения" in first or "сроки хранения" in first
 
 
+def _search_without(run: Run) -> None:
+    _ok(run, "Excluded «биометрических»")
+    _header, note, hits = run.out.split("\n", 2)
+    assert note.startswith("Excluded") and "1. " in hits and "биометрическ" not in hits.lower()  # in no hit
+
+
 def _search_upd1(run: Run) -> None:
     _ok(run)
     [hit, *_] = run.json()["hits"]
@@ -137,6 +143,7 @@ CHECKS: dict[str, Callable[[Run], None]] = {
     "docshelf search 'можно ли передавать данные за рубеж' --shelf my-shelf": _search_abroad,
     "docshelf search 'УПД.1' --doc 'Приказ ФСТЭК № 239' --json": _search_upd1,
     """docshelf search '"срок хранения" персональных данных' --shelf my-shelf""": _search_quoted,
+    "docshelf search 'согласие на обработку -биометрических' --shelf my-shelf": _search_without,
     "docshelf add order17.html --category acts --id 'Приказ ФСТЭК № 17' --valid-to 2026-03-01 --replaced-by "
     "'ext:Приказ ФСТЭК № 117'": lambda run: _ok(run, "Приказ ФСТЭК № 17\tdocs/acts/prikaz-fstek-17/"),
     "docshelf add 152fz-2024.docx --id '152-ФЗ' --update --valid-from 2024-08-08": lambda run: _ok(

@@ -300,7 +300,7 @@ def search(shelf: ShelfAccess) -> ToolFn:
             str,
             Field(
                 description='Words, a question or identifiers (УПД.1, ст. 10.2-1); words in quotes ("срок хранения") '
-                "must stand together in that order.",
+                "must stand together in that order; a word after a minus (-биометрические) must be in no hit.",
                 max_length=MAX_QUERY_CHARS,
             ),
         ],

@@ -48,7 +48,7 @@ from typing import Any
 from docshelf.errors import SearchError
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
-from docshelf.text import answertype, definitions, derivation, folding, neighbours, phrases, synonyms
+from docshelf.text import answertype, definitions, derivation, folding, neighbours, querysyntax, synonyms
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
@@ -248,14 +248,16 @@ def search(
     if limit < 1:
         raise SearchError(f"limit must be at least 1, not {limit}.")
     commit = gitrepo.resolve(root, at)
-    text = query[:MAX_QUERY_CHARS]
+    text, banned = querysyntax.excluded(query[:MAX_QUERY_CHARS])
+    if not text.strip():
+        raise SearchError("The query only excludes words («-слово»). Give words to look for besides them.")
     toks = query_tokens(text)
     keys = list(dict.fromkeys(t.key for t in toks))
     index = open_index(root, commit)
     said = synonyms.parse(json.loads(index.setting("synonyms") or "null"))
     concepts = derivation.widen(index, _as_said(index, said, toks, said.concepts(toks)))
     concepts, guessed = neighbours.expand(index, concepts)
-    required = phrases.quoted(text)  # each also a concept: sections saying it together rank up
+    required = querysyntax.quoted(text)  # each also a concept: sections saying it together rank up
     concepts += [Concept(p.written, (p.keys,), False, len(toks) + n, len(toks) + n) for n, p in enumerate(required)]
     scope = _scope(index, doc, category)
     statuses = Statuses(as_of)
@@ -280,13 +282,10 @@ def search(
     elif mode == "exact" and answertype.asks_quantity(text):  # the sections stating a number
         units = answertype.units_for(text)
         ranked = _lifted(ranked, lambda r: W_QUANTITY * answertype.states_quantity(stored[r].body, units))
-    unsaid: list[phrases.Phrase] = []
-    if required and ranked:  # the ranked sections saying every quoted phrase; all of them, said so, when none does
-        kept = [r for r in ranked if all(phrases.says(_every(stored[r[2]]), p) for p in required)]
-        unsaid = [] if kept else required
-        ranked = kept or ranked
+    syntax = querysyntax.apply(ranked, lambda r: _every(stored[r]), required, banned)
+    ranked = syntax.rows
     hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
-    weak = mode == "exact" and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
+    weak = mode == "exact" and bool(ranked) and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
     for written, _number in missing_acts:
         note += f" No document {written} on the shelf: the hits do not come from it."
@@ -296,15 +295,12 @@ def search(
         note += f" No section has these words: {', '.join(c.label for c in absent)}."
     for word, near in guessed.items():
         note += f" No section says «{word}»: searched for the nearest words in meaning instead ({', '.join(near)})."
-    if unsaid:
-        apart = ", ".join(f"«{p.written}»" for p in unsaid)
-        note += f" No section found says {apart} as quoted (together, in this order): these hits have the words apart."
+    note += syntax.note
     if weak:
         note += " The best hit covers only part of the query: the answer may not be on the shelf."
-    low = mode != "exact" or weak or bool(missing_acts) or bool(unsaid)
-    return SearchResult(
-        commit=commit, query=text, mode=mode, hits=hits, low_confidence=low, keys=keys, note=note.strip()
-    )
+    low = mode != "exact" or weak or bool(missing_acts) or bool(syntax.unsaid) or not hits
+    asked, note = query[:MAX_QUERY_CHARS], note.strip()  # the query as written, minus-words included
+    return SearchResult(commit=commit, query=asked, mode=mode, hits=hits, low_confidence=low, keys=keys, note=note)
 
 
 _NOTES = {
