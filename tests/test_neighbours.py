@@ -69,3 +69,9 @@ def test_a_served_commit_is_warmed_before_its_first_guess(shop: Path) -> None:
     Readiness(shop, pin, Metrics()).prepare(commit)
     index = open_index(shop, commit)
     assert (index.setting("build") or commit) in found._shelves  # the matrix of this commit's words is built
+
+
+@needs_vectors
+def test_english_words_are_not_guessed_from_russian_news_vectors(shop: Path) -> None:
+    result = search.search(shop, "осмотр truck")  # navec's few English words sit among noise
+    assert "nearest words" not in result.note and "truck" in result.note

@@ -15,6 +15,7 @@ returns the concepts unchanged (the default install stays light).
 from __future__ import annotations
 
 import importlib.util
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import replace
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 TOP = 3  # shelf words added per absent query word
 MIN_SIMILARITY = 0.5  # cosine: below it a neighbour is another topic («фирма» ~ «бренд» 0.48)
+_CYRILLIC = re.compile(r"[а-яё]+")
 _SHELVES = 2  # vocabulary matrices kept (one per index file: the served commit and one more)
 
 
@@ -119,7 +121,8 @@ def expand(index: Vocabulary, concepts: list[Concept]) -> tuple[list[Concept], d
     The mapping is query word → the shelf words searched for it (for the result's note).
     """
     missing = [c for c in concepts if all(index.df(k) == 0 for a in c.alts for k in a)]
-    absent = [c for c in missing if not c.ident and c.first == c.last and c.label.isalpha()]
+    # navec learnt Russian news: its few English words sit among noise («dead» ~ «alive», «walking»).
+    absent = [c for c in missing if not c.ident and c.first == c.last and _CYRILLIC.fullmatch(c.label)]
     # When nothing of the query is on the shelf, the lexical fallbacks (a prefix, a word inside another word)
     # answer more faithfully than a guess by meaning: guesses only fill the gaps of a query that matches.
     found = model() if absent and len(missing) < len(concepts) else None
