@@ -4,9 +4,10 @@ For each answerable query of bench/search_queries*.jsonl (the first set and the 
 shelf (../shared/corpus):
 
 * **tables of contents only**: read ``index.md``, open the documents whose entries best match the
-  query (at most :data:`DOCS_TRIED`), in each read the subindex (and any nested subindex it links),
-  then fetch the sections whose entries match best, best first (at most :data:`SECTIONS_TRIED` per
-  document), until the gold text has been read;
+  query (at most :data:`DOCS_TRIED`); in each read its subindex and open its best entries, best
+  first, at most three a page: a section is fetched, a nested subindex (a chapter's page) is read the
+  same way; at most :data:`SECTIONS_TRIED` fetches per document over all its pages; until the gold
+  text has been read;
 * **search first**: one ``search`` (limit 5; its text as the tool prints it), then read the hits in
   order (at most :data:`HITS_TRIED`) as the tool description says: ``fetch(path, start, max_chars)``
   with the hit's reading window (its clause); when no window holds the answer, the hits' whole
@@ -14,8 +15,13 @@ shelf (../shared/corpus):
 
 An entry matches the query by its words as search analyses them (Snowball keys and the shelf's
 synonym groups, so «за рубеж» meets «трансграничная»: a model reading an index knows that much),
-each query concept weighted by how few entries of the page hold it. The answer counts as reached
-only when the gold text is in what was read (a path-only gold: when that section was read).
+each query concept weighted by how few entries of the page hold it. A concept is held when one of
+its forms is there whole («персональн» and «дан», not «дан» alone; stopwords aside); a phrase held
+only in part counts for the share of the query's own words it holds. A clause number is held by an
+entry whose numbering covers it («ст. 18.1–22» holds ст. 19; «4. Messages» holds 4.1.4), as a reader
+takes a range. Inside a document, the words that chose it at the root (its name, «RFC 1035») no
+longer choose among its entries. The answer counts as reached only when the gold text is in what was
+read (a path-only gold: when that section was read).
 
 Bytes are UTF-8 bytes of the text each call returns (an index page, one page of a section, the
 search result); medians per query kind, and how often the answer was reached at all.
@@ -43,12 +49,19 @@ sys.path.insert(0, str(REPO / "bench"))
 from docshelf.errors import DocShelfError  # noqa: E402
 from docshelf.shelf import gitrepo, reader  # noqa: E402
 from docshelf.text import search, synonyms  # noqa: E402
-from docshelf.text.analyzer import index_text, query_tokens  # noqa: E402
+from docshelf.text.analyzer import STOPWORDS, index_text, query_tokens  # noqa: E402
 from docshelf.text.evaluate import load_queries  # noqa: E402
 from docshelf.text.normalize import normalize_text  # noqa: E402
 
 QUERIES = sorted((REPO / "bench").glob("search_queries*.jsonl"))
 DOCS_TRIED, SECTIONS_TRIED, HITS_TRIED = 2, 3, 3
+MAX_DEPTH = 4  # nested subindex pages followed below a document's own
+# An analyser key of a clause number («19», «ст_19», «4_2_1») and what an entry's numbering looks like.
+_CLAUSE_KEY = re.compile(r"(?:[^\W\d_]{1,4}_)?(\d+(?:_\d+)*)")
+_NOT_CLAUSES = re.compile(r"\b(?:p|pp|ч|п)\. \d[\d.]*(?:–\d[\d.]*)?")  # page spans and a split article's parts
+_RANGE = re.compile(r"(?:§|V|[^\W\d]{1,4}\.\s?)?(\d+(?:[.-]\d+)*)\s?–\s?(?:§|V|[^\W\d]{1,4}\.\s?)?(\d+(?:[.-]\d+)*)")
+_HEAD = re.compile(r"^(?:§|V)?(\d+(?:\.\d+)*)\.?\s")  # «4. Handshake Protocol», «V2.1 Password Security»
+_LISTED = re.compile(r"(?<![\w.])(?:§|V)?(\d+(?:\.\d+)+)\s")  # a numbered title in a chapter's contents
 _ENTRY = re.compile(r"^\s*- \[(?P<title>[^\]]*)\]\((?P<path>[^)]+)\)(?P<rest>.*)$")
 
 
@@ -73,12 +86,37 @@ class Walk:
             self.found = True
 
 
-Query = list[frozenset[str]]  # per concept of the query: every analyser key any of its forms has
+@dataclass(frozen=True)
+class Concept:
+    """One thing the query asks for, as an entry's words may hold it."""
+
+    forms: tuple[frozenset[str], ...]  # each form's analyser keys, stopwords aside: all must be there
+    words: tuple[frozenset[str], ...]  # the query's own words a phrase spans (their keys), for part credit
+    numbers: frozenset[tuple[int, ...]]  # the clause numbers it names («ст. 19» → (19,))
+
+
+Query = list[Concept]
+_STOP_KEYS = frozenset(k for w in STOPWORDS for k in index_text(w).split())
 
 
 def analysed(query: str) -> Query:
-    concepts = synonyms.parse(None).concepts(query_tokens(query))
-    return [frozenset(k for alt in c.alts for k in alt) for c in concepts]
+    toks = query_tokens(query)
+    out = []
+    for c in synonyms.parse(None).concepts(toks):
+        forms = tuple(frozenset(alt) - _STOP_KEYS or frozenset(alt) for alt in c.alts)
+        own = [frozenset(t.alts) for t in toks[c.first : c.last + 1] if not t.stop] if c.last > c.first else []
+        numbers = {_numbers(m[1]) for form in forms for k in form if (m := _CLAUSE_KEY.fullmatch(k))}
+        out.append(Concept(forms, tuple(own), frozenset(numbers - {()})))
+    return out
+
+
+def _held(c: Concept, words: set[str], covers: Callable[[tuple[int, ...]], bool]) -> float:
+    """1 when the entry holds one of the concept's forms whole (or covers its clause number); for a
+    phrase it does not hold whole, the share of the query's own words it holds: «на гражданской службе»
+    of «предельным возрастом пребывания на гражданской службе» is still a reason to open 79-ФЗ."""
+    if any(form <= words for form in c.forms) or any(map(covers, c.numbers)):
+        return 1.0
+    return sum(1 for w in c.words if w & words) / len(c.words) if c.words else 0.0
 
 
 def _entries(text: str, base: str) -> list[tuple[str, str, str]]:
@@ -104,13 +142,38 @@ def _entries(text: str, base: str) -> list[tuple[str, str, str]]:
     return out
 
 
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.split(r"[._\-]", text) if n.isdigit())
+
+
+def _covers(title: str, rest: str) -> Callable[[tuple[int, ...]], bool]:
+    """Whether an entry's numbering holds a clause number, as a reader takes it: «ст. 18.1–22» holds
+    ст. 19, «§4–§4.6.3» holds 4.2.1, and a heading numbered «4.» or «V2.1» (its title, or a title in its
+    contents) holds 4.2.1 or 2.1.1. Page spans («p. 5–7») and a split article's parts («ч. 1–8») are
+    not clause ranges."""
+    text = _NOT_CLAUSES.sub(" ", f"{title} {rest}")
+    spans = [(_numbers(a), _numbers(b)) for a, b in _RANGE.findall(text)]
+    heads = {_numbers(m[1]) for m in _LISTED.finditer(rest)}
+    if m := _HEAD.match(title.strip()):
+        heads.add(_numbers(m[1]))
+
+    def covers(n: tuple[int, ...]) -> bool:
+        inside = any(a and b and a <= n and n[: len(b)] <= b for a, b in spans)
+        return inside or any(h and len(n) > len(h) and n[: len(h)] == h for h in heads)
+
+    return covers
+
+
 def _ranked(query: Query, entries: list[tuple[str, str, str]]) -> list[str]:
-    """Entry paths by the query concepts their words hold, a concept held by few entries weighing more."""
-    words = [set(index_text(f"{title} {rest}").split()) for title, rest, _path in entries]
-    held = [[bool(c & w) for c in query] for w in words]
+    """Entry paths by the query concepts their words hold, a concept held by few entries weighing more.
+
+    A clause number of the query is also held by an entry whose numbering covers it (:func:`_covers`):
+    a chapter page lists «ст. 18.1–22», not «ст. 19»."""
+    held = [[_held(c, set(index_text(f"{title} {rest}").split()), _covers(title, rest)) for c in query]
+            for title, rest, _path in entries]  # fmt: skip
     df = [sum(h[i] for h in held) for i in range(len(query))]
     weight = [math.log(1 + len(entries) / (1 + d)) for d in df]
-    scored = [(sum(w for w, h in zip(weight, hs, strict=True) if h), -n, e[2])
+    scored = [(sum(w * h for w, h in zip(weight, hs, strict=True)), -n, e[2])
               for n, (hs, e) in enumerate(zip(held, entries, strict=True))]  # fmt: skip
     return [path for score, _n, path in sorted(scored, reverse=True) if score > 0]
 
@@ -123,28 +186,36 @@ def _fetch(root: Path, walk: Walk, path: str, start: int = 0, max_chars: int = r
     walk.saw(path, walk.read(page.text))
 
 
-def _subindex(root: Path, walk: Walk, path: str, query: Query, depth: int = 0) -> None:
-    """Read one subindex and fetch its best sections (a nested subindex is walked the same way)."""
+def _subindex(root: Path, walk: Walk, path: str, query: Query, budget: list[int], depth: int = 0) -> None:
+    """Read one subindex and open its best entries, best first: a section is fetched, a nested subindex
+    (a chapter's page) is walked the same way. ``budget`` is what is left of the document's fetches,
+    shared by all its pages: a model opening a chapter reads a few of its sections, not every chapter's."""
     try:
         text = walk.read(reader.read_index(root, path, at=walk.commit).text)
     except DocShelfError:
         return
     for target in _ranked(query, _entries(text, path))[:SECTIONS_TRIED]:
-        if walk.found:
+        if walk.found or budget[0] <= 0:
             return
-        if target.endswith("subindex.md") and target != path and depth < 2:
-            _subindex(root, walk, target, query, depth + 1)
+        if target.endswith("subindex.md"):
+            if target != path and depth < MAX_DEPTH:
+                _subindex(root, walk, target, query, budget, depth + 1)
         else:
+            budget[0] -= 1
             _fetch(root, walk, target)
 
 
 def by_tables(root: Path, query: str, walk: Walk) -> Walk:
     concepts = analysed(query)
-    top = walk.read(reader.read_index(root, "index.md", at=walk.commit).text)
-    for doc in _ranked(concepts, _entries(top, ""))[:DOCS_TRIED]:
+    docs = _entries(walk.read(reader.read_index(root, "index.md", at=walk.commit).text), "")
+    for doc in _ranked(concepts, docs)[:DOCS_TRIED]:
         if walk.found:
             break
-        _subindex(root, walk, doc, concepts)
+        # Inside «RFC 1035» the words that named the document («RFC», «1035») no longer choose among
+        # its entries: what is left of the query does (4.1.4). All of it, if the title held it all.
+        title, rest, _path = next(e for e in docs if e[2] == doc)
+        inside = [c for c in concepts if _held(c, set(index_text(f"{title} {rest}").split()), _covers("", "")) < 1]
+        _subindex(root, walk, doc, inside or concepts, [SECTIONS_TRIED])
     return walk
 
 

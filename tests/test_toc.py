@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pdfgen
+from slugify import slugify
 
 from docshelf.build import toc
-from docshelf.build.gist import gist
+from docshelf.build.gist import fit, gist
 from docshelf.build.pipeline import DocOptions
 from docshelf.records import Clause, DocMeta, SectionMeta
 from docshelf.shelf import check
@@ -120,13 +124,27 @@ def test_a_split_article_prints_its_title_once_and_its_pieces_under_it() -> None
 
 
 def test_gists_shrink_to_the_page_budget_at_a_part_boundary() -> None:
-    gist = " · ".join(f"п. {i}: Слово{i} слово слово…" for i in range(1, 6))  # 24 characters a part
-    sections = tuple(_piece(i, f"Пункт {i}", gist, clause=f"п. {i}") for i in range(1, 60))
+    parts = [f"п. {i}: Слово{i} слово слово…" for i in range(1, 6)]  # 43 bytes a part
+    sections = tuple(_piece(i, f"Пункт {i}", " · ".join(parts), clause=f"п. {i}") for i in range(1, 60))
     text = toc.render_subindex(replace(_meta(0, 0), section_data=sections))
-    entry = next(ln for ln in text.splitlines() if "(/docs/laws/doc/001.md)" in ln)
-    shown = entry.split(" — ", 1)[1]
-    assert toc.GIST_PAGE_CHARS // 59 == 81  # each of 59 entries gets 81 characters: three parts fit, not four
-    assert shown == "п. 1: Слово1 слово слово… · п. 2: Слово2 слово слово… · п. 3: Слово3 слово слово…"
+    shown = [ln.split(" — ", 1)[1] for ln in text.splitlines() if ln.startswith("- [")]
+    # 59 entries share what the bare page leaves of its 8 KB: one part each fits, two do not.
+    assert len(text.encode("utf-8")) <= toc.PAGE_BYTES
+    assert shown == [parts[0]] * 59
+    # With room to spare every gist is whole: the budget cuts only what does not fit.
+    few = toc.render_subindex(replace(_meta(0, 0), section_data=sections[:10]))
+    assert all(ln.endswith(" — " + " · ".join(parts)) for ln in few.splitlines() if ln.startswith("- ["))
+
+
+def test_fitting_shows_short_gists_whole_and_shares_the_rest() -> None:
+    # 100 bytes for three gists (« — » costs 5 each): the short one whole (19 bytes), the others split
+    # what is left, 40 each, cut at a word with «…» (3 bytes).
+    assert fit(["коротко", "a" * 200, "b " * 19 + "b"], 100, " — ") == [
+        "коротко",
+        "",  # no word boundary within its share: nothing rather than half a word
+        "b " * 15 + "b…",
+    ]
+    assert fit(["a · b", ""], 0, " — ") == ["", ""]
 
 
 ARTICLE = """# Статья 8. Право на доступ к информации
@@ -170,3 +188,125 @@ def test_a_chapter_entry_names_what_it_holds_in_its_own_words() -> None:
     chapter = next(ln for ln in top.splitlines() if ln.startswith("- [Глава 2."))
     gist = "Служебное время · Отпуска на службе · Заголовок"
     assert chapter.endswith(f"ст. 21–40 · 20 sections · ~6000 tok, 19.5 KB — {gist}")
+
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _reachable(pages: Mapping[str, str], start: str = "index.md") -> set[str]:
+    """Every path reached from ``start`` by following the links of the pages (shelf-absolute or root-relative)."""
+    seen, todo = {start}, [start]
+    while todo:
+        for target in _LINK.findall(pages.get(todo.pop(), "")):
+            path = target.removeprefix("/")
+            if path not in seen:
+                seen.add(path)
+                todo.append(path)
+    return seen
+
+
+def _law(sections: list[dict[str, Any]], doc_id: str = "2-ФЗ") -> DocMeta:
+    for n, s in enumerate(sections, start=1):
+        s.setdefault("path", f"docs/laws/big/{n:03d}-{slugify(s['title'], max_length=30)}.md")
+        s.setdefault("pages", [n, n])
+        s.setdefault("bytes", 4000)
+        s.setdefault("tokens", 700)
+    raw = {"id": doc_id, "title": "О большом законе", "category": "laws", "entry": "docs/laws/big/subindex.md"}
+    return DocMeta.from_json({**raw, "source": {"file": "sources/big.pdf"}, "edition": {}, "sections": sections})
+
+
+def _article(n: str, groups: list[str], title: str = "") -> dict[str, Any]:
+    words = "Оператор обязан обеспечить защиту сведений о гражданине от неправомерного доступа и уничтожения"
+    return {
+        "title": title or f"Статья {n}. Обязанности держателя реестра сведений номер {n}",
+        "clause": f"ст. {n}",
+        "groups": groups,
+        "gist": " · ".join(f"ч. {p}: {words}…" for p in (1, 2)),
+    }
+
+
+def _check_tree(meta: DocMeta) -> dict[str, str]:
+    pages = toc.render_subindexes(meta)
+    assert pages == toc.render_subindexes(meta)  # byte-stable
+    assert max(len(text.encode("utf-8")) for text in pages.values()) <= toc.PAGE_BYTES
+    index = toc.render_indexes("Полка", "x", [meta])
+    reached = _reachable({**index, **pages})
+    assert {s.path for s in meta.sections} <= reached and set(pages) <= reached
+    return pages
+
+
+def test_a_big_law_is_paged_by_its_own_groups_within_the_byte_budget() -> None:
+    sections: list[dict[str, Any]] = [{"title": "О большом законе", "gist": "Принят Государственной Думой"}]
+    n = 0
+    for r, razdel in enumerate(("Раздел I. Общие положения", "Раздел II. Реестры", "Раздел III. Надзор"), 1):
+        for g in range(1, 6):
+            glava = f"Глава {r}.{g}. Порядок ведения реестра {g}"
+            for _ in range(12 if g > 1 else 1):  # the first chapter of each part holds one article
+                n += 1
+                sections.append(_article(str(n), [razdel, glava]))
+    meta = _law(sections)
+    pages = _check_tree(meta)
+    top = pages[meta.entry]
+    # One page per part, one per chapter below it; a chapter of one article stays on its part's page.
+    assert len(pages) == 1 + 3 + 3 * 4
+    razdel = "docs/laws/big/g01-razdel-i-obshchie-polozheniia/subindex.md"
+    assert f"- [Раздел I. Общие положения](/{razdel}): ст. 1–49 · 49 sections · " in top
+    part = pages[razdel]
+    lines = part.splitlines()
+    at = lines.index("- Глава 1.1. Порядок ведения реестра 1: ст. 1")  # listed in place, under its name
+    assert lines[at + 1].startswith("  - [Статья 1. Обязанности держателя реестра сведений номер 1](/docs/laws/big/0")
+    assert not any(ln.startswith("#") for ln in lines[1:])  # no heading that would seem to hold the next links
+    glava = f"{razdel.removesuffix('/subindex.md')}/g01-glava-1-2-poriadok-vedeniia-reestra-2/subindex.md"
+    assert f"- [Глава 1.2. Порядок ведения реестра 2](/{glava}): ст. 2–13 · 12 sections · " in part
+    assert f"[up](/{razdel})" in pages[glava]
+    # A chapter's entry still says what it holds: its articles' titles, numbers cut, each once.
+    assert " — Обязанности держателя реестра сведений номер 2 · Обязанности держателя" in part
+
+
+def test_a_long_law_without_chapters_is_packed_into_pages_of_whole_article_families() -> None:
+    sections = [_article(str(a), []) for a in range(1, 9)]
+    sections += [_article(f"9.{b}", []) for b in range(1, 12)]  # ст. 9 and its 9.1–9.11 belong together
+    sections += [_article(str(a), []) for a in range(10, 40)]
+    meta = _law(sections)
+    pages = _check_tree(meta)
+    assert len(pages) > 2 and all("/p0" in path for path in list(pages)[1:])
+    packed = [{m for m in re.findall(r"\): ст\. ([\d.]+) ·", text)} for text in list(pages.values())[1:]]
+    holding = [n for n, page in enumerate(packed) if any(c.startswith("9.") for c in page)]
+    assert len(holding) == 1  # the 9.x family is not cut across pages
+    top = [ln for ln in pages[meta.entry].splitlines() if ln.startswith("- [")]
+    assert top[0].startswith("- [ст. 1–") and "/docs/laws/big/p01-st-1-" in top[0]
+
+
+def test_a_lone_part_becomes_a_heading_and_a_chapters_heading_joins_its_page() -> None:
+    # The Constitution: «РАЗДЕЛ ПЕРВЫЙ» around every chapter; «ГЛАВА 1» a section of its own (its name
+    # as its text) just before the chapter; articles titled by number only.
+    sections: list[dict[str, Any]] = [{"title": "О большом законе", "gist": "Принят всенародным голосованием"}]
+    for g, name in enumerate(("ОСНОВЫ СТРОЯ", "ПРАВА И СВОБОДЫ", "ФЕДЕРАТИВНОЕ УСТРОЙСТВО"), start=1):
+        sections.append({"title": f"ГЛАВА {g}", "clause": f"гл. {g}", "groups": ["РАЗДЕЛ ПЕРВЫЙ"], "gist": name})
+        for a in range(1, 40):
+            n = f"{g}{a:02d}"
+            sections.append(_article(n, ["РАЗДЕЛ ПЕРВЫЙ", f"ГЛАВА {g}"], title=f"Статья {n}"))
+    sections.append({"title": "РАЗДЕЛ ВТОРОЙ", "clause": "разд. ВТОРОЙ", "gist": "Заключительные положения"})
+    meta = _law(sections)
+    pages = _check_tree(meta)
+    lines = pages[meta.entry].splitlines()
+    entries = [ln for ln in lines if ln.startswith("- [")]
+    assert "## РАЗДЕЛ ПЕРВЫЙ" in lines and "## Outside РАЗДЕЛ ПЕРВЫЙ" in lines
+    assert entries[1].startswith("- [ГЛАВА 1](/docs/laws/big/g01-glava-1/subindex.md): ст. 101–139 · 40 sections")
+    assert " — ОСНОВЫ СТРОЯ · Оператор обязан обеспечить" in entries[1]  # the heading's text names the chapter
+    assert not any(ln.startswith("- [ГЛАВА 1](/docs/laws/big/002-") for ln in lines)  # not listed twice
+    assert "](/docs/laws/big/002-glava-1.md)" in pages["docs/laws/big/g01-glava-1/subindex.md"]
+
+
+def test_the_corpus_tables_stay_within_the_budget_and_reach_every_section(corpus_shelf: Path) -> None:
+    files = {
+        str(p.relative_to(corpus_shelf)): p.read_text(encoding="utf-8")
+        for p in corpus_shelf.rglob("*index.md")
+        if ".git" not in p.parts
+    }
+    sizes = {path: len(text.encode("utf-8")) for path, text in files.items() if path != "index.md"}
+    assert max(sizes.values()) <= toc.PAGE_BYTES, max(sizes, key=sizes.__getitem__)
+    metas = shelf.metas(corpus_shelf)
+    assert len(files) - 1 == sum(len(toc.render_subindexes(m)) for m in metas if m.entry.endswith("subindex.md"))
+    reached = _reachable(files)
+    assert {s.path for m in metas for s in m.sections} | {m.entry for m in metas} <= reached

@@ -4,6 +4,9 @@ A title such as «Статья 8. Право на доступ к информа
 model that ч. 9 is about state secrets or п. 31 is the remote-access rule. The gist is taken from
 the text, never generated: the opening words of each part or point the section holds (its direct
 sub-clauses), or of its body when it has none, cut at word boundaries to a fixed budget.
+
+A table-of-contents page then fits its entries' gists into what its byte budget leaves (:func:`fit`):
+a short gist whole, a long one cut at a part boundary (:func:`clip`).
 """
 
 from __future__ import annotations
@@ -68,3 +71,42 @@ def gist(markdown: str, clause: str, clauses: Sequence[Clause], budget: int = GI
             return _fit(pieces, budget)
     body = _words(markdown, _BODY_WORDS)
     return _fit([body], budget) if body else ""
+
+
+def _bytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def clip(text: str, max_bytes: int) -> str:
+    """``text`` within ``max_bytes`` UTF-8 bytes: cut at a « · » boundary when it has parts, else at a word.
+
+    Bytes, not characters: a table-of-contents page has a byte budget, and a Cyrillic letter takes two.
+    """
+    if _bytes(text) <= max_bytes:
+        return text
+    kept = ""
+    for piece in text.split(" · "):
+        joined = f"{kept} · {piece}" if kept else piece
+        if _bytes(joined) > max_bytes:
+            break
+        kept = joined
+    if kept:
+        return kept
+    cut = text.encode("utf-8")[: max(0, max_bytes - 3)].decode("utf-8", "ignore")  # room for «…» (3 bytes)
+    words = cut.rsplit(" ", 1)[0] if " " in cut else ""
+    return words.rstrip(" ,;:·") + "…" if words else ""
+
+
+def fit(gists: Sequence[str], room: int, sep: str) -> list[str]:
+    """Every gist cut to its share of ``room`` bytes, the ``sep`` that introduces it counted: a short
+    gist is shown whole and what it leaves goes to the longer ones in equal shares (water-filling, in a
+    fixed order, so the same page always comes out the same)."""
+    cost = _bytes(sep)
+    wants = [_bytes(g) + cost if g else 0 for g in gists]
+    allowed = [0] * len(wants)
+    left, waiting = max(0, room), sum(1 for w in wants if w > 0)
+    for i in sorted((i for i, w in enumerate(wants) if w > 0), key=lambda i: (wants[i], i)):
+        allowed[i] = min(wants[i], left // waiting)
+        left -= allowed[i]
+        waiting -= 1
+    return [clip(g, a - cost) if g and a > cost else "" for g, a in zip(gists, allowed, strict=True)]
