@@ -11,7 +11,7 @@ from typing import Any
 import pdfgen
 from slugify import slugify
 
-from docshelf.build import toc
+from docshelf.build import toc, tocpages
 from docshelf.build.gist import fit, gist
 from docshelf.build.pipeline import DocOptions
 from docshelf.records import Clause, DocMeta, SectionMeta
@@ -73,7 +73,7 @@ def test_long_document_gets_a_page_per_chapter() -> None:
     chapter = pages["docs/laws/doc/g02-glava-2-nazvanie/subindex.md"]
     assert "[up](/docs/laws/doc/subindex.md)" in chapter  # shelf-absolute: the same path from every page
     assert "- [Статья 21. Заголовок](/docs/laws/doc/021-statia-21.md): ст. 21" in chapter
-    assert all(len([ln for ln in p.splitlines() if ln.startswith("- [")]) <= toc.MAX_ENTRIES for p in pages.values())
+    assert all(sum(ln.startswith("- [") for ln in p.splitlines()) <= tocpages.MAX_ENTRIES for p in pages.values())
 
 
 def test_big_category_gets_its_own_page() -> None:
@@ -89,10 +89,10 @@ def test_long_generated_law_is_balanced_and_healthy(tmp_path: Path, gen_dir: Pat
     pdf = pdfgen.make_long_regulation_pdf(gen_dir / "long.pdf", pages=100)
     root = shelf.init(tmp_path / "s")
     (doc,) = shelf.add(root, [pdf], DocOptions(source="", category="laws", id="888-ФЗ"), progress=lambda _m: None)
-    assert len(doc.meta.sections) > toc.MAX_ENTRIES
+    assert len(doc.meta.sections) > tocpages.MAX_ENTRIES
     for rel, text in toc.render_subindexes(doc.meta).items():
         assert (root / rel).read_text(encoding="utf-8") == text
-        assert len([ln for ln in text.splitlines() if ln.startswith("- [")]) <= toc.MAX_ENTRIES
+        assert len([ln for ln in text.splitlines() if ln.startswith("- [")]) <= tocpages.MAX_ENTRIES
     assert check.check(root) == []
     assert shelf.rebuild(root, progress=lambda _m: None) is False
 
@@ -129,7 +129,7 @@ def test_gists_shrink_to_the_page_budget_at_a_part_boundary() -> None:
     text = toc.render_subindex(replace(_meta(0, 0), section_data=sections))
     shown = [ln.split(" — ", 1)[1] for ln in text.splitlines() if ln.startswith("- [")]
     # 59 entries share what the bare page leaves of its 8 KB: one part each fits, two do not.
-    assert len(text.encode("utf-8")) <= toc.PAGE_BYTES
+    assert len(text.encode("utf-8")) <= tocpages.PAGE_BYTES
     assert shown == [parts[0]] * 59
     # With room to spare every gist is whole: the budget cuts only what does not fit.
     few = toc.render_subindex(replace(_meta(0, 0), section_data=sections[:10]))
@@ -183,7 +183,7 @@ def test_a_chapter_entry_names_what_it_holds_in_its_own_words() -> None:
     meta = _meta(200, 10)
     titles = {21: "Статья 21. Служебное время", 22: "С т а т ь я 22. Отпуска на службе"}
     titles[23] = "Статья 23. Отпуска на службе"  # said once
-    data = [dict(s, title=titles.get(n, s["title"])) for n, s in enumerate(meta.section_data, start=1)]
+    data = tuple(replace(s, title=titles.get(n, s.title)) for n, s in enumerate(meta.sections, start=1))
     top = toc.render_subindexes(replace(meta, section_data=data))["docs/laws/doc/subindex.md"]
     chapter = next(ln for ln in top.splitlines() if ln.startswith("- [Глава 2."))
     gist = "Служебное время · Отпуска на службе · Заголовок"
@@ -228,7 +228,7 @@ def _article(n: str, groups: list[str], title: str = "") -> dict[str, Any]:
 def _check_tree(meta: DocMeta) -> dict[str, str]:
     pages = toc.render_subindexes(meta)
     assert pages == toc.render_subindexes(meta)  # byte-stable
-    assert max(len(text.encode("utf-8")) for text in pages.values()) <= toc.PAGE_BYTES
+    assert max(len(text.encode("utf-8")) for text in pages.values()) <= tocpages.PAGE_BYTES
     index = toc.render_indexes("Полка", "x", [meta])
     reached = _reachable({**index, **pages})
     assert {s.path for s in meta.sections} <= reached and set(pages) <= reached
@@ -305,7 +305,7 @@ def test_the_corpus_tables_stay_within_the_budget_and_reach_every_section(corpus
         if ".git" not in p.parts
     }
     sizes = {path: len(text.encode("utf-8")) for path, text in files.items() if path != "index.md"}
-    assert max(sizes.values()) <= toc.PAGE_BYTES, max(sizes, key=sizes.__getitem__)
+    assert max(sizes.values()) <= tocpages.PAGE_BYTES, max(sizes, key=sizes.__getitem__)
     metas = shelf.metas(corpus_shelf)
     assert len(files) - 1 == sum(len(toc.render_subindexes(m)) for m in metas if m.entry.endswith("subindex.md"))
     reached = _reachable(files)
