@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pdfgen
+import pytest
 from slugify import slugify
 
 from docshelf.build import toc, tocpages
 from docshelf.build.gist import fit, gist
 from docshelf.build.pipeline import DocOptions
 from docshelf.records import Clause, DocMeta, SectionMeta
-from docshelf.shelf import check
+from docshelf.shelf import check, gitrepo
 from docshelf.shelf import store as shelf
 
 
@@ -95,6 +96,36 @@ def test_long_generated_law_is_balanced_and_healthy(tmp_path: Path, gen_dir: Pat
         assert len([ln for ln in text.splitlines() if ln.startswith("- [")]) <= tocpages.MAX_ENTRIES
     assert check.check(root) == []
     assert shelf.rebuild(root, progress=lambda _m: None) is False
+
+
+def _docs_tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in (root / "docs").rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("commit", [True, False], ids=["commit", "no-commit"])
+def test_a_rebuild_removes_the_table_pages_an_older_build_left(tmp_path: Path, gen_dir: Path, commit: bool) -> None:
+    pdf = pdfgen.make_long_regulation_pdf(gen_dir / "long.pdf", pages=100)
+    root = shelf.init(tmp_path / "s")
+    (doc,) = shelf.add(root, [pdf], DocOptions(source="", category="laws", id="888-ФЗ"), progress=lambda _m: None)
+    fresh = _docs_tree(root)
+    folder = root / doc.meta.entry.removesuffix("/subindex.md")
+    group = sorted(folder.glob("g*/subindex.md"))[0].parent
+    # What an older paging left: a group page today's paging does not make, and a nested folder of tables.
+    stale = [folder / "g99-glava-99-staraia/subindex.md", group / "p01-st-1-5/subindex.md"]
+    kept = group / "notes.txt"  # not a table page: a rebuild leaves it alone
+    for path in [*stale, kept]:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("# Глава 99\n", encoding="utf-8")
+    if commit:
+        gitrepo.commit(root, "Pages of an older build")
+    orphans = {p.path for p in check.check(root) if p.kind == "orphan"}
+    assert orphans == {p.relative_to(root).as_posix() for p in stale}
+
+    assert shelf.rebuild(root, commit=commit, progress=lambda _m: None) is True
+    assert not any(p.parent.exists() for p in stale)
+    assert _docs_tree(root) == {**fresh, kept.relative_to(root).as_posix(): "# Глава 99\n".encode()}
+    assert check.check(root) == []
+    assert shelf.rebuild(root, commit=commit, progress=lambda _m: None) is False
 
 
 def _piece(n: int, title: str, gist: str = "", clause: str = "ст. 8") -> SectionMeta:

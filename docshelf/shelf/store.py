@@ -231,12 +231,35 @@ def _write_doc(stage: Stage, doc: BuiltDoc) -> None:
 
 
 def _remove_doc(stage: Stage, meta: DocMeta) -> None:
-    """Delete a document's files (sections, subindex pages) so a rebuild writes exactly the new set."""
+    """Delete a document's files (sections, table pages) so a rebuild writes exactly the new set.
+
+    The table pages are the ones the shelf holds, not the ones this code would render from the old
+    meta: a shelf built by older code may hold pages its paging made and today's does not (other
+    group folders, other nesting), which would otherwise stay behind as orphans.
+    """
     paths = [s.path for s in meta.sections] + [meta.entry]
     if meta.entry.endswith("/subindex.md"):
-        paths += list(toc.render_subindexes(meta))
+        paths += _table_pages(stage, PurePosixPath(meta.entry).parent)
     for rel in paths:
         stage.remove(rel)
+
+
+def _table_pages(stage: Stage, folder: PurePosixPath) -> list[str]:
+    """Every ``subindex.md`` in the working tree under a document's ``folder``, the group folders included.
+
+    Only there: not through a symlink, and not inside a folder that is a document of its own (``x/``
+    beside ``x.meta.json``), so nothing of another document, no section and no source is touched.
+    """
+    top = stage.root / folder
+    if top.is_symlink() or not top.resolve().is_relative_to(stage.root.resolve() / folder):
+        return []  # a folder reached through a link is not the shelf's own to clean
+    found = []
+    for here, dirs, files in os.walk(top):  # os.walk does not descend into symlinked folders
+        dirs[:] = [d for d in dirs if not os.path.isfile(os.path.join(here, f"{d}.meta.json"))]
+        page = Path(here, "subindex.md")
+        if "subindex.md" in files and not page.is_symlink():
+            found.append(page.relative_to(stage.root).as_posix())
+    return sorted(found)
 
 
 def _is_category_page(stage: Stage, rel: str) -> bool:
