@@ -18,8 +18,10 @@ from docshelf.text.normalize import normalize_text
 
 _ASKS = re.compile(
     r"\b(?:сколько|как долго|как часто|как скоро|како[йве]\w* срок\w*|каков\w* срок\w*|в течение какого|"
-    r"за какое время|через какое время|какое время|максимальн\w*|минимальн\w*|предельн\w*|"
-    r"how (?:long|many|much|often|soon|big|large|frequently)|maximum|minimum|what is the (?:limit|size|length))\b"
+    r"за какое время|через какое время|какое время|максимальн\w*|минимальн\w*|предельн\w*|наибольш\w*|"
+    r"наименьш\w*|самы\w* (?:длинн|коротк|больш|маленьк|долг)\w*|"
+    r"how (?:long|many|much|often|soon|big|large|frequently)|maximum|minimum|longest|shortest|largest|biggest|"
+    r"smallest|what is the (?:limit|size|length))\b"
 )
 # The word after these names what is counted: «сколько уровней», "how many octets".
 _COUNTING = re.compile(r"\b(?:сколько|how many|how much)\s+(\w+)")

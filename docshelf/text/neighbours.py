@@ -140,9 +140,10 @@ def expand(index: Vocabulary, concepts: list[Concept]) -> tuple[list[Concept], d
         for j in found.np.argsort(-sims)[:50]:
             if sims[j] < MIN_SIMILARITY or len(extra) >= TOP:
                 break
-            key = tokens(words[j])[0].key
-            if key not in extra and index.df(key) > 0:
-                extra[key] = words[j]
+            word = tokens(words[j])[0]
+            # A function word near a content word («чиновник» ~ «он», «сам») says nothing of the topic.
+            if not word.stop and len(word.word) > 3 and word.key not in extra and index.df(word.key) > 0:
+                extra[word.key] = words[j]
         if extra:
             widened[id(c)] = replace(c, alts=c.alts + tuple((k,) for k in extra))
             guessed[c.label] = list(extra.values())
