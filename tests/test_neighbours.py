@@ -75,3 +75,18 @@ def test_a_served_commit_is_warmed_before_its_first_guess(shop: Path) -> None:
 def test_english_words_are_not_guessed_from_russian_news_vectors(shop: Path) -> None:
     result = search.search(shop, "осмотр truck")  # navec's few English words sit among noise
     assert "nearest words" not in result.note and "truck" in result.note
+
+
+@needs_vectors
+def test_the_matrix_of_a_large_vocabulary_keeps_the_words_most_sections_say(
+    shop: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = neighbours.model()
+    assert found is not None
+    found._shelves.clear()
+    monkeypatch.setattr(neighbours, "MAX_WORDS", 2)
+    index = open_index(shop, Pin.at(shop).current)
+    words, matrix = found.shelf(index)
+    assert len(words) == 2 and matrix.shape == (2, 300)
+    assert words == ["закон", "торговле"]  # the document's name is in every section's keys; the rest in fewer
+    found._shelves.clear()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 TOP = 3  # shelf words added per absent query word
 MIN_SIMILARITY = 0.5  # cosine: below it a neighbour is another topic («фирма» ~ «бренд» 0.48)
 _CYRILLIC = re.compile(r"[а-яё]+")
+MAX_WORDS = 100_000  # shelf words a matrix holds: 1.2 KB each (300 float32), so at most ~120 MB a commit
 _SHELVES = 2  # vocabulary matrices kept (one per index file: the served commit and one more)
 
 
@@ -65,7 +66,10 @@ class _Model:
             if stamp in self._shelves:
                 self._shelves.move_to_end(stamp)
                 return self._shelves[stamp]
-        words = [w for w in index.vocabulary() if w.isalpha() and w in self.navec]
+        words = [w for w in index.vocabulary() if _CYRILLIC.fullmatch(w) and len(w) > 3 and w in self.navec]
+        if len(words) > MAX_WORDS:  # a bounded matrix: the words most sections say are the likeliest guesses
+            df = {w: index.df(tokens(w)[0].key) for w in words}
+            words = sorted(sorted(words, key=lambda w: -df[w])[:MAX_WORDS])
         matrix = self.np.stack([self.navec[w] for w in words]) if words else self.np.zeros((0, 300), "float32")
         matrix /= self.np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-9
         with self._lock:
