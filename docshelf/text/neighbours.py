@@ -15,6 +15,7 @@ returns the concepts unchanged (the default install stays light).
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import threading
 from collections import OrderedDict
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 TOP = 3  # shelf words added per absent query word
 MIN_SIMILARITY = 0.5  # cosine: below it a neighbour is another topic («фирма» ~ «бренд» 0.48)
 _CYRILLIC = re.compile(r"[а-яё]+")
+GUESSES = 8192  # memoized guesses (per index and query word) before the memo starts over
 MAX_WORDS = 100_000  # shelf words a matrix holds: 1.2 KB each (300 float32), so at most ~120 MB a commit
 _SHELVES = 2  # vocabulary matrices kept (one per index file: the served commit and one more)
 
@@ -51,7 +53,8 @@ class _Model:
     def __init__(self, navec: Any, numpy: Any) -> None:
         self.navec, self.np = navec, numpy
         self._shelves: OrderedDict[Hashable, tuple[list[str], Any]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = self.lock = threading.Lock()
+        self.guesses: dict[tuple[Hashable, str], dict[str, str]] = {}  # (index stamp, word) -> its guesses
 
     def vector(self, word: str) -> Any | None:
         for form in (word, word.replace("е", "ё")):
@@ -97,6 +100,9 @@ def model() -> _Model | None:
     with _load_lock:
         if _model is False:
             _model = None
+            # One BLAS thread: a guess is one small matrix-vector product, and OpenBLAS's idle threads spin
+            # (CPU time per question doubled on two cores). Only effective before numpy's first import.
+            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
             try:
                 import numpy
                 from navec import Navec
@@ -132,23 +138,37 @@ def expand(index: Vocabulary, concepts: list[Concept]) -> tuple[list[Concept], d
     found = model() if absent and len(missing) < len(concepts) else None
     if found is None:
         return concepts, {}
-    words, matrix = found.shelf(index)
     guessed: dict[str, list[str]] = {}
-    widened: dict[int, Concept] = {}
-    for c in absent:
-        v = found.vector(c.label)
-        if v is None or not words:
-            continue
+    out = []
+    for c in concepts:
+        near = _nearest(found, index, c.label) if c in absent else {}
+        if near:
+            guessed[c.label] = list(near.values())
+        out.append(replace(c, alts=c.alts + tuple((k,) for k in near)) if near else c)
+    return out, guessed
+
+
+def _nearest(found: _Model, index: Vocabulary, label: str) -> dict[str, str]:
+    """Up to :data:`TOP` shelf keys nearest to ``label`` in meaning → the shelf word each came from (memoized)."""
+    stamp = index.setting("build") or index.commit
+    memo = found.guesses.get((stamp, label))
+    if memo is not None:
+        return memo
+    words, matrix = found.shelf(index)
+    v = found.vector(label)
+    extra: dict[str, str] = {}  # key -> the shelf word it came from
+    if v is not None and words:
         sims = matrix @ v
-        extra: dict[str, str] = {}  # key -> the shelf word it came from
-        for j in found.np.argsort(-sims)[:50]:
-            if sims[j] < MIN_SIMILARITY or len(extra) >= TOP:
-                break
+        near = found.np.flatnonzero(sims >= MIN_SIMILARITY)  # a few dozen of the shelf's words at most
+        for j in near[found.np.argsort(-sims[near])]:
             word = tokens(words[j])[0]
             # A function word near a content word («чиновник» ~ «он», «сам») says nothing of the topic.
             if not word.stop and len(word.word) > 3 and word.key not in extra and index.df(word.key) > 0:
                 extra[word.key] = words[j]
-        if extra:
-            widened[id(c)] = replace(c, alts=c.alts + tuple((k,) for k in extra))
-            guessed[c.label] = list(extra.values())
-    return [widened.get(id(c), c) for c in concepts], guessed
+                if len(extra) == TOP:
+                    break
+    with found.lock:
+        if len(found.guesses) >= GUESSES:
+            found.guesses.clear()
+        found.guesses[stamp, label] = extra
+    return extra
