@@ -38,7 +38,9 @@ _STEPS = {
     "(a hit's start and max_chars read just its clause: pass them to fetch; fetch the whole section when the "
     "clause needs its context). "
     "If search says low_confidence, search again with the document's own terms (the words of its titles and "
-    "clauses) before concluding that the shelf does not have it.",
+    "clauses) before concluding that the shelf does not have it. When the note says a word was searched by its "
+    "nearest words in meaning, make sure the clause answers the question. Words in quotes must stand together "
+    "in every hit; a word after a minus is in none.",
     "verify_quote": "Call verify_quote for every quote before you give it, with the section path or citation as "
     "`ref`. Use only quotes whose verdict is ok; fix or drop the others.",
 }

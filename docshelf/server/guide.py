@@ -33,7 +33,9 @@ def answer_steps(question: str, doc: str | None) -> str:
         f"Answer this question from the DocShelf documents only: {question}\n\n"
         f"1. Find the clause: call search with the question's words, or walk read_index → a document's "
         f"subindex.md → its sections.{scope} If search says low_confidence, search again with the document's "
-        "own terms (the words of its titles and clauses) before you conclude.\n"
+        "own terms (the words of its titles and clauses) before you conclude; when its note says a word was "
+        "searched by its nearest words in meaning, make sure the clause you read answers the question. Words in "
+        'quotes ("срок хранения") must stand together in every hit.\n'
         "2. Call fetch on the section and read the clause itself; keep every later call on the same `commit` "
         "(pass it as `at`).\n"
         "3. When two editions of one act match, use the one whose status is in force on the date asked about "
