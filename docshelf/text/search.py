@@ -23,14 +23,18 @@ Ranking, in order of the fallbacks:
 3. ``substring``: the indexed words that contain the query's words (a trigram index over the
    vocabulary, not a scan of the texts); 4. ``none``: nothing, said so in ``note``.
 
-Then copies of one clause fold into one hit (:mod:`docshelf.text.folding`): other editions and
+Quoted words and minus-words (:mod:`docshelf.text.querysyntax`) then narrow the ranking, and a
+query word the shelf never says is searched by its nearest shelf words in meaning where the
+``semantic`` extra is installed (:mod:`docshelf.text.neighbours`); the note says both. Then copies of
+one clause fold into one hit (:mod:`docshelf.text.folding`): other editions and
 formats, and the other parts of a split article, are listed in ``also_in``; the copy in force is
 the one shown, and of a split article the part covering most of the query (the opening part on a tie).
 Each hit carries its reading window (``start``, ``max_chars``): the clause holding its snippet, for
 ``fetch``. A document the query names by number but the shelf lacks is said in ``note``.
 
 ``low_confidence``: the best hit covers less than 60 % of the query's IDF weight, an identifier
-or a named document occurs nowhere on the shelf, or a fallback answered. Edition status (for an
+or a named document occurs nowhere on the shelf, a fallback answered, no section says a quoted
+phrase, or nothing is left. Edition status (for an
 ``as_of`` date) filters hits and puts texts in force first.
 """
 
