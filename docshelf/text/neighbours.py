@@ -53,7 +53,7 @@ class _Model:
     def __init__(self, navec: Any, numpy: Any) -> None:
         self.navec, self.np = navec, numpy
         self._shelves: OrderedDict[Hashable, tuple[list[str], Any]] = OrderedDict()
-        self._lock = self.lock = threading.Lock()
+        self.lock = threading.Lock()  # guards the matrices and the memo of guesses
         self.guesses: dict[tuple[Hashable, str], dict[str, str]] = {}  # (index stamp, word) -> its guesses
 
     def vector(self, word: str) -> Any | None:
@@ -65,7 +65,7 @@ class _Model:
 
     def shelf(self, index: Vocabulary) -> tuple[list[str], Any]:
         stamp = index.setting("build") or index.commit
-        with self._lock:
+        with self.lock:
             if stamp in self._shelves:
                 self._shelves.move_to_end(stamp)
                 return self._shelves[stamp]
@@ -75,7 +75,7 @@ class _Model:
             words = sorted(sorted(words, key=lambda w: -df[w])[:MAX_WORDS])
         matrix = self.np.stack([self.navec[w] for w in words]) if words else self.np.zeros((0, 300), "float32")
         matrix /= self.np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-9
-        with self._lock:
+        with self.lock:
             self._shelves[stamp] = (words, matrix)
             while len(self._shelves) > _SHELVES:
                 self._shelves.popitem(last=False)
