@@ -46,7 +46,7 @@ _CAPS_WORD = re.compile(r"(?<![^\W_])(?=(?:[^\W\d_]*?[A-ZА-ЯЁ]){2})[^\W\d_]{2
 _SEPARATORS = re.compile(r"[-./_]")
 _DIGIT = re.compile(r"\d")
 _NUMBER_ID = re.compile(r"\d+(?:_\d+)*")
-_CYRILLIC = re.compile(r"[а-я]+")
+CYRILLIC = re.compile(r"[а-я]+")  # a normalized Russian word (ё is е after normalization)
 _LATIN = re.compile(r"[a-z]+")
 _SHORT = 3  # tokens this short are never stemmed
 _CAPS_MAX = 6  # acronyms up to this length also keep their raw form
@@ -103,7 +103,7 @@ _EN = Stemmer.Stemmer("english")
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
     """Snowball stem of a lowercase word: Russian for Cyrillic, English for Latin, else as is."""
-    if _CYRILLIC.fullmatch(word):
+    if CYRILLIC.fullmatch(word):
         return str(_RU.stemWord(word))
     if _LATIN.fullmatch(word):
         return str(_EN.stemWord(word))

@@ -20,13 +20,13 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Protocol
 
+from docshelf.text.analyzer import CYRILLIC
 from docshelf.text.synonyms import Concept
 
 MIN_ROOT = 4
 MAX_RELATIVES = 12  # keys added per query word (a root like «обеспеч» has a handful)
 # Longest first. «лен»/«ля» only after a labial: уведомлен/уведомля → уведом, but удален → удал.
 _SUFFIX = re.compile(r"(?:(?<=[бвмпф])(?:лен|ля)|ован|ыван|иван|ова|ева|ыва|ива|ител|ен|ан|ва|а|я|к)$")
-_CYRILLIC = re.compile(r"[а-я]+")
 
 
 class KeyTable(Protocol):
@@ -37,7 +37,7 @@ class KeyTable(Protocol):
 @lru_cache(maxsize=100_000)
 def root(key: str) -> str:
     """The key without one derivational suffix (the key itself when none applies or too little is left)."""
-    if not _CYRILLIC.fullmatch(key):
+    if not CYRILLIC.fullmatch(key):
         return key
     m = _SUFFIX.search(key)
     if m is None or m.start() < MIN_ROOT:
@@ -48,7 +48,7 @@ def root(key: str) -> str:
 def relatives(table: KeyTable, key: str) -> list[str]:
     """The shelf's keys derived from the same root as ``key`` (``key`` itself not included)."""
     r = root(key)
-    if len(r) < MIN_ROOT or not _CYRILLIC.fullmatch(r):
+    if len(r) < MIN_ROOT or not CYRILLIC.fullmatch(r):
         return []
     found = [k for k in table.keys_from(r, 64) if k != key and root(k) == r]
     return found[:MAX_RELATIVES]

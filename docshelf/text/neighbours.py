@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import re
 import threading
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from docshelf.text.analyzer import tokens
+from docshelf.text.analyzer import CYRILLIC, tokens
 from docshelf.text.synonyms import Concept
 
 if TYPE_CHECKING:
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 
 TOP = 3  # shelf words added per absent query word
 MIN_SIMILARITY = 0.5  # cosine: below it a neighbour is another topic («фирма» ~ «бренд» 0.48)
-_CYRILLIC = re.compile(r"[а-яё]+")
 GUESSES = 8192  # memoized guesses (per index and query word) before the memo starts over
 MAX_WORDS = 100_000  # shelf words a matrix holds: 1.2 KB each (300 float32), so at most ~120 MB a commit
 _SHELVES = 2  # vocabulary matrices kept (one per index file: the served commit and one more)
@@ -69,7 +67,7 @@ class _Model:
             if stamp in self._shelves:
                 self._shelves.move_to_end(stamp)
                 return self._shelves[stamp]
-        words = [w for w in index.vocabulary() if _CYRILLIC.fullmatch(w) and len(w) > 3 and w in self.navec]
+        words = [w for w in index.vocabulary() if CYRILLIC.fullmatch(w) and len(w) > 3 and w in self.navec]
         if len(words) > MAX_WORDS:  # a bounded matrix: the words most sections say are the likeliest guesses
             df = {w: index.df(tokens(w)[0].key) for w in words}
             words = sorted(sorted(words, key=lambda w: -df[w])[:MAX_WORDS])
@@ -132,7 +130,7 @@ def expand(index: Vocabulary, concepts: list[Concept]) -> tuple[list[Concept], d
     """
     missing = [c for c in concepts if all(index.df(k) == 0 for a in c.alts for k in a)]
     # navec learnt Russian news: its few English words sit among noise («dead» ~ «alive», «walking»).
-    absent = [c for c in missing if not c.ident and c.first == c.last and _CYRILLIC.fullmatch(c.label)]
+    absent = [c for c in missing if not c.ident and c.first == c.last and CYRILLIC.fullmatch(c.label)]
     # When nothing of the query is on the shelf, the lexical fallbacks (a prefix, a word inside another word)
     # answer more faithfully than a guess by meaning: guesses only fill the gaps of a query that matches.
     found = model() if absent and len(missing) < len(concepts) else None

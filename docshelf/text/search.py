@@ -100,6 +100,11 @@ def _share(weights: list[float], flags: list[bool]) -> float:
     return sum(w for w, f in zip(weights, flags, strict=True) if f) / (sum(weights) or 1.0)
 
 
+def _every(k: KeyRow) -> str:
+    """All of a section's keys, fields apart (a quoted phrase does not run from a title into the text)."""
+    return f" {k.head} | {k.clauses} | {k.ctx} | {k.body} "
+
+
 def _rerank(
     index: SearchIndex, concepts: list[Concept], dfs: list[int], cands: dict[int, float], prefix: bool
 ) -> Found:
@@ -110,8 +115,7 @@ def _rerank(
     stored = index.keys(cands)
     partial = []
     for rowid, k in stored.items():
-        head, named = f" {k.head} ", f" {k.head} | {k.clauses} "
-        every = f"{named}| {k.ctx} | {k.body} "
+        head, named, every = f" {k.head} ", f" {k.head} | {k.clauses} ", _every(k)
         has = [found_in(c, every, prefix) for c in concepts]
         coverage = _share(weights, has)
         # The head and the clause ids are parts of `every`: a concept absent there is absent from them.
@@ -190,11 +194,6 @@ def _lifted(ranked: Ranked, lift: Callable[[int], float]) -> Ranked:
     """The ranking with ``lift(rowid)`` added to the top :data:`RERANK_DEPTH` scores (a question's kind)."""
     top = [(s + lift(r), c, r) for s, c, r in ranked[:RERANK_DEPTH]]
     return sorted(top, key=lambda t: (-t[0], t[2])) + ranked[RERANK_DEPTH:]
-
-
-def _every(k: KeyRow) -> str:
-    """All of a section's keys, fields apart (a quoted phrase does not run from a title into the text)."""
-    return f" {k.head} | {k.clauses} | {k.ctx} | {k.body} "
 
 
 def _needles(query: str) -> list[str]:
