@@ -96,3 +96,11 @@ def test_an_excluded_word_is_in_no_hit_in_any_form(terms: Path) -> None:
 def test_a_query_of_excluded_words_only_is_refused(terms: Path) -> None:
     with pytest.raises(SearchError, match="only excludes words"):
         search.search(terms, "-срок")
+
+
+def test_an_excluded_identifier_is_the_identifier_not_its_parts() -> None:
+    _text, (ident,) = querysyntax.excluded("оператор -152-ФЗ")
+    assert querysyntax.says(f" {index_text('нарушение 152-ФЗ')} ", ident)
+    assert not querysyntax.says(f" {index_text('закон 149-ФЗ, пункт 152')} ", ident)  # its backoff keys alone
+    _text, (word,) = querysyntax.excluded("данные -биометрические")
+    assert querysyntax.says(f" {index_text('Биометрических персональных данных')} ", word)  # another form

@@ -9,8 +9,9 @@ never empties a result silently.
 
 **Excluded words.** A word written right after a minus that follows a space or starts the query
 («персональные данные -биометрические», «-"специальные категории"») is taken out of the query, and no
-hit says it, in any form. A hyphen inside a word («10.2-1», «e-mail») or a dash between spaces is
-not a minus.
+hit says it, in any form (its stem, as the analyzer keys it; an identifier's backoff keys do not
+count: «-152-ФЗ» keeps the sections that only say «ФЗ»). A hyphen inside a word («10.2-1», «e-mail»)
+or a dash between spaces is not a minus.
 """
 
 from __future__ import annotations
@@ -39,12 +40,15 @@ class Phrase(NamedTuple):
         return tuple(w[0] for w in self.words)
 
 
+def _phrase(m: re.Match[str]) -> Phrase:
+    written = next(g for g in m.groups() if g).strip()
+    return Phrase(written, tuple(t.keys for t in tokens(written)))
+
+
 def quoted(query: str) -> list[Phrase]:
     """The query's quoted phrases of two words or more (one word needs no quotes)."""
     out: dict[tuple[str, ...], Phrase] = {}
-    for m in _QUOTED.finditer(query):
-        written = next(g for g in m.groups() if g).strip()
-        phrase = Phrase(written, tuple(t.keys for t in tokens(written)))
+    for phrase in map(_phrase, _QUOTED.finditer(query)):
         if len(phrase.words) >= 2:
             out.setdefault(phrase.keys, phrase)
     return list(out.values())
@@ -64,26 +68,12 @@ def says(text_keys: str, phrase: Phrase) -> bool:
 
 def excluded(query: str) -> tuple[str, list[Phrase]]:
     """The query without its minus-words, and what they exclude (a word or a quoted phrase each)."""
-    out: list[Phrase] = []
-    for m in _MINUS.finditer(query):
-        written = next(g for g in m.groups() if g).strip()
-        words = tuple(t.keys for t in tokens(written))
-        if words:
-            out.append(Phrase(written, words))
-    return _MINUS.sub(" ", query), out
-
-
-def says_any_form(text_keys: str, phrase: Phrase) -> bool:
-    """Like :func:`says`, but a one-word phrase also counts in any of its keys (an excluded word in any form)."""
-    if len(phrase.words) == 1:
-        return any(f" {k} " in text_keys for k in phrase.words[0])
-    return says(text_keys, phrase)
+    return _MINUS.sub(" ", query), [p for p in map(_phrase, _MINUS.finditer(query)) if p.words]
 
 
 class Filtered(NamedTuple):
     rows: list[tuple[float, float, int]]
     unsaid: list[Phrase]  # quoted phrases no ranked section says (the ranking was kept)
-    dropped: int  # ranked sections taken out for saying an excluded word
     note: str
 
 
@@ -98,7 +88,7 @@ def apply(
         ranked = kept or ranked
     dropped = 0
     if banned:
-        kept = [r for r in ranked if not any(says_any_form(keys_of(r[2]), p) for p in banned)]
+        kept = [r for r in ranked if not any(says(keys_of(r[2]), p) for p in banned)]
         dropped, ranked = len(ranked) - len(kept), kept
     note = ""
     if unsaid:
@@ -109,4 +99,4 @@ def apply(
         note += f" Excluded {words}: {dropped} of the best matches said it."
         if not ranked and dropped:
             note += " Every match said an excluded word: drop the minus or search other words."
-    return Filtered(ranked, unsaid, dropped, note)
+    return Filtered(ranked, unsaid, note)
