@@ -58,7 +58,7 @@ from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # no
 CORPUS = REPO.parent / "shared" / "corpus"
 QUERIES = REPO / "bench" / "search_queries.jsonl"
 # Written blind to the dictionary, to the other queries and to search's results; never tuned on.
-FRESH = [REPO / "bench" / f"search_queries_{name}.jsonl" for name in ("fresh", "fresh2", "fresh3")]
+FRESH = [REPO / "bench" / f"search_queries_{name}.jsonl" for name in ("fresh", "fresh2", "fresh3", "fresh4")]
 IDS = {
     "rfc4271.txt": "RFC 4271 (txt)",
     "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
@@ -433,7 +433,7 @@ def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Eng
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for kind in sorted({q.get("kind") or "plain" for q in queries}):
-        for split in ("dev", "holdout", "fresh", "fresh2", "fresh3", "all"):
+        for split in ("dev", "holdout", "fresh", "fresh2", "fresh3", "fresh4", "all"):
             subset = [q for q in queries if (q.get("kind") or "plain") == kind]
             subset = [q for q in subset if split == "all" or q.get("split", "dev") == split]
             if not subset:
@@ -453,6 +453,7 @@ def _splits(queries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
         "fresh": [q for q in queries if q.get("split") == "fresh"],
         "fresh2": [q for q in queries if q.get("split") == "fresh2"],
         "fresh3": [q for q in queries if q.get("split") == "fresh3"],
+        "fresh4": [q for q in queries if q.get("split") == "fresh4"],
         "answerable": [q for q in queries if q["gold"] is not None],
         "all": queries,
     }
