@@ -23,9 +23,9 @@ from docshelf.errors import DocShelfError
 from docshelf.law import editions
 from docshelf.results import QuoteReport
 from docshelf.shelf import check as check_mod
-from docshelf.shelf import reader
+from docshelf.shelf import gitrepo, reader
 from docshelf.shelf import store as shelf
-from docshelf.text import evaluate, history, search, verify
+from docshelf.text import encoder, evaluate, history, search, verify
 
 AS_OF_OPTION = click.option("--as-of", default=None, help="Date for edition statuses (YYYY-MM-DD; default: today).")
 
@@ -127,9 +127,12 @@ def add(
     )
     if update and not doc_id:
         raise click.UsageError("--update needs --id: the id of the document this file is a new edition of")
+    root = _shelf(shelf_dir)
     with progress() as say:
-        docs = shelf.add(_shelf(shelf_dir), list(sources), opts, branch=branch, commit=not no_commit, update=update,
+        docs = shelf.add(root, list(sources), opts, branch=branch, commit=not no_commit, update=update,
                          progress=say)  # fmt: skip
+    if encoder.available() and encoder.store_path(root).exists():  # this shelf reranks by meaning
+        click.echo("meaning vectors: run `docshelf embed` for the new sections (until then search says so)", err=True)
     if as_json:
         rows = [{"id": d.id, "entry": d.entry_path, "sections": len(d.meta.section_data),
                  "quality": dict(d.meta.quality or {})} for d in docs]  # fmt: skip
@@ -174,6 +177,20 @@ def rm(ids: tuple[str, ...], shelf_dir: Path | None, no_commit: bool) -> None:
     """Remove documents by citation id (IDS) in one commit; earlier commits still hold them."""
     for meta in shelf.remove(_shelf(shelf_dir), list(ids), commit=not no_commit):
         click.echo(f"removed\t{meta.id}\t{meta.entry}")
+
+
+@cli.command()
+@SHELF_OPTION
+@click.option("--at", default=None, help="Commit, tag or branch whose sections to embed (default: HEAD).")
+def embed(shelf_dir: Path | None, at: str | None) -> None:
+    """Compute the meaning vectors search reranks by (docshelf[encoder]; ~0.1 CPU-s a chunk, once per text)."""
+    root = _shelf(shelf_dir)
+    commit = gitrepo.resolve(root, at)
+    with progress() as say:
+        done, had = encoder.embed_commit(
+            root, commit, lambda n, total: say(f"[{n}/{total}] embedded") if n % 25 == 0 or n == total else None
+        )
+    click.echo(f"embedded {done} section texts, {had} already had vectors (commit {commit[:12]})")
 
 
 @cli.command()

@@ -1,9 +1,9 @@
 """The closed perimeter of the default install: no ML runtime, no network lookups, nothing written outside the shelf.
 
-``add``, ``search`` and ``serve`` run as an operator runs them, in subprocesses whose HOME (and
-XDG directories) point into an empty folder that must still be empty afterwards. The in-process
-check runs in a fresh interpreter, because the test process may have imported the layout engine
-for another test.
+``add``, ``embed`` (with docshelf[encoder]), ``search`` and ``serve`` run as an operator runs them, in
+subprocesses whose HOME (and XDG directories) point into an empty folder that must still be empty
+afterwards. The in-process check runs in a fresh interpreter, because the test process may have
+imported the layout engine for another test.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from server_support import child_env, free_port
 
 from docshelf.convert.pdf_layout import convert_pdf_layout
 from docshelf.errors import MissingDependencyError
+from docshelf.text import encoder
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_PDF = REPO / "docshelf" / "demo" / "zakon-o-testovyh-dannyh.pdf"
@@ -154,6 +155,8 @@ def served(shelf_dir: Path, home: Path) -> Iterator[int]:
 
 def test_add_search_and_serve_write_and_look_up_nothing_outside(shelf_dir: Path, home: Path, served: int) -> None:
     env = empty_home_env(home)
+    if encoder.available():  # docshelf[encoder]: its vectors go to the shelf's cache, its search reranks by them
+        assert "embedded" in docshelf(env, "embed", "--shelf", str(shelf_dir)).stdout
     hits = json.loads(docshelf(env, "search", "тестовые данные", "--shelf", str(shelf_dir), "--json").stdout)
     assert hits["hits"], hits
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read_index", "arguments": {}}}

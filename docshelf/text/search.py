@@ -52,7 +52,7 @@ from typing import Any
 from docshelf.errors import SearchError
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
-from docshelf.text import answertype, definitions, derivation, folding, neighbours, querysyntax, synonyms
+from docshelf.text import answertype, definitions, derivation, encoder, folding, neighbours, querysyntax, synonyms
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
@@ -285,6 +285,9 @@ def search(
     elif mode == "exact" and answertype.asks_quantity(text):  # the sections stating a number
         units = answertype.units_for(text)
         ranked = _lifted(ranked, lambda r: W_QUANTITY * answertype.states_quantity(stored[r].body, units))
+    meaning = ""
+    if mode == "exact" and encoder.available():  # the docshelf[encoder] extra, on a shelf that ran `docshelf embed`
+        ranked, meaning = encoder.reranked(root, text, ranked, index)
     syntax = querysyntax.apply(ranked, lambda r: _every(stored[r]), required, banned)
     ranked = syntax.rows
     hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
@@ -298,7 +301,7 @@ def search(
         note += f" No section has these words: {', '.join(c.label for c in absent)}."
     for word, near in guessed.items():
         note += f" No section says «{word}»: searched for the nearest words in meaning instead ({', '.join(near)})."
-    note += syntax.note
+    note += syntax.note + meaning
     if weak:
         note += " The best hit covers only part of the query: the answer may not be on the shelf."
     low = mode != "exact" or weak or bool(missing_acts) or bool(syntax.unsaid) or not hits

