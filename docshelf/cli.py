@@ -182,13 +182,14 @@ def rm(ids: tuple[str, ...], shelf_dir: Path | None, no_commit: bool) -> None:
 @cli.command()
 @SHELF_OPTION
 @click.option("--at", default=None, help="Commit, tag or branch whose sections to embed (default: HEAD).")
-def embed(shelf_dir: Path | None, at: str | None) -> None:
+@click.option("--jobs", default=0, type=click.IntRange(min=0), help="Worker processes (default: one per core).")
+def embed(shelf_dir: Path | None, at: str | None, jobs: int) -> None:
     """Compute the meaning vectors search reranks by (docshelf[encoder]; ~0.1 CPU-s a chunk, once per text)."""
     root = _shelf(shelf_dir)
     commit = gitrepo.resolve(root, at)
     with progress() as say:
         done, had = encoder.embed_commit(
-            root, commit, lambda n, total: say(f"[{n}/{total}] embedded") if n % 25 == 0 or n == total else None
+            root, commit, lambda n, total: say(f"[{n}/{total}] embedded") if n % 25 == 0 or n == total else None, jobs
         )
     click.echo(f"embedded {done} section texts, {had} already had vectors (commit {commit[:12]})")
 

@@ -14,6 +14,7 @@ from docshelf.errors import DocShelfError
 from docshelf.shelf import gitrepo
 from docshelf.shelf import store as shelf
 from docshelf.text import encoder, search
+from docshelf.text.sections import read_sections
 
 needs_encoder = pytest.mark.skipif(not encoder.available(), reason="docshelf[encoder] is not installed")
 
@@ -64,15 +65,19 @@ def _order(root: Path, query: str) -> list[str]:
 
 @needs_encoder
 def test_embedding_once_per_text_and_only_the_new_texts_after_an_add(labour: Path) -> None:
-    done, had = encoder.embed_commit(labour, gitrepo.resolve(labour))
+    done, had = encoder.embed_commit(labour, gitrepo.resolve(labour), jobs=2)  # two worker processes; one writer
     assert had == 0 and done >= 3
     assert encoder.embed_commit(labour, gitrepo.resolve(labour)) == (0, done)
     src = labour.parent / "src" / "more.md"
     src.write_text("# Об отдыхе\n\n## Статья 1. Праздники\n\n1. Нерабочими праздничными днями являются 1 января.\n",
                    encoding="utf-8")  # fmt: skip
     shelf.add(labour, [src], DocOptions(source="", category="laws", id="ФЗ-О"), progress=lambda _m: None)
-    new, old = encoder.embed_commit(labour, gitrepo.resolve(labour))
+    new, old = encoder.embed_commit(labour, gitrepo.resolve(labour), jobs=1)
     assert old == done and new >= 1
+    store = encoder.VectorStore(encoder.store_path(labour))
+    texts = {encoder.text_key(r.text) for r in read_sections(labour, gitrepo.resolve(labour))}
+    assert store.has(texts) == texts
+    store.close()
 
 
 @needs_encoder

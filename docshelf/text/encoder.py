@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import multiprocessing
 import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
 from functools import lru_cache
 from pathlib import Path
@@ -151,18 +153,43 @@ def _require() -> None:
         raise DocShelfError("DOCSHELF_ENCODER=off turns meaning vectors off: unset it to compute them.")
 
 
-def embed_commit(root: Path, commit: str, progress: Callable[[int, int], None] | None = None) -> tuple[int, int]:
-    """Compute the vectors of every section text at ``commit`` that has none; (embedded, already there)."""
+def embed_commit(
+    root: Path, commit: str, progress: Callable[[int, int], None] | None = None, jobs: int = 0
+) -> tuple[int, int]:
+    """Compute the vectors of every section text at ``commit`` that has none; (embedded, already there).
+
+    The model runs on one core a call: ``jobs`` worker processes (default: one per core) embed texts
+    side by side, and this process alone writes the store, a text at a time, so an interrupted run
+    keeps what it finished.
+    """
     _require()
     texts = {text_key(r.text): r.text for r in read_sections(root, commit)}
     with closing(VectorStore(store_path(root), create=True)) as store:
         done = store.has(texts)
         todo = [sha for sha in sorted(texts) if sha not in done]
-        for n, sha in enumerate(todo, start=1):
-            store.put([(sha, passages(chunks(texts[sha])))])
-            if progress:
-                progress(n, len(todo))
+        workers = min(jobs or os.cpu_count() or 1, len(todo))
+        if workers <= 1:
+            results: Iterable[Any] = (passages(chunks(texts[sha])) for sha in todo)
+            _store_all(store, todo, results, progress)
+        else:
+            # spawn, not fork: the parent holds SQLite and Git handles a forked child must not share
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(workers, mp_context=context) as pool:
+                _store_all(store, todo, pool.map(_embed_text, (texts[sha] for sha in todo), chunksize=4), progress)
     return len(todo), len(done)
+
+
+def _embed_text(text: str) -> Any:
+    return passages(chunks(text))
+
+
+def _store_all(
+    store: VectorStore, shas: list[str], vectors: Iterable[Any], progress: Callable[[int, int], None] | None
+) -> None:
+    for n, (sha, matrix) in enumerate(zip(shas, vectors, strict=True), start=1):
+        store.put([(sha, matrix)])
+        if progress:
+            progress(n, len(shas))
 
 
 def passages(texts: list[str]) -> Any:
