@@ -67,6 +67,7 @@ def _order(root: Path, query: str) -> list[str]:
 def test_embedding_once_per_text_and_only_the_new_texts_after_an_add(labour: Path) -> None:
     done, had = encoder.embed_commit(labour, gitrepo.resolve(labour), jobs=2)  # two worker processes; one writer
     assert had == 0 and done >= 3
+    assert not gitrepo.is_dirty(labour)  # the store sits in the ignored cache folder
     assert encoder.embed_commit(labour, gitrepo.resolve(labour)) == (0, done)
     src = labour.parent / "src" / "more.md"
     src.write_text("# Об отдыхе\n\n## Статья 1. Праздники\n\n1. Нерабочими праздничными днями являются 1 января.\n",

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import DocShelfError
-from docshelf.text.indexcache import INDEX_DIR
+from docshelf.text import indexcache
 from docshelf.text.searchindex import SearchIndex
 from docshelf.text.sections import read_sections
 
@@ -91,7 +91,7 @@ def text_key(text: str) -> str:
 
 
 def store_path(root: Path) -> Path:
-    return root.resolve() / INDEX_DIR / STORE
+    return root.resolve() / indexcache.INDEX_DIR / STORE
 
 
 class VectorStore:
@@ -99,12 +99,13 @@ class VectorStore:
 
     def __init__(self, path: Path, create: bool = False) -> None:
         self.path = path
-        if create:
-            path.parent.mkdir(exist_ok=True)
-        elif not path.exists():
-            self.db = None
+        self.db: sqlite3.Connection | None = None
+        if not create:  # a search reads: no file means no vectors, and it never writes
+            if path.exists():
+                self.db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=30)
             return
-        self.db = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        indexcache.prepare(path.parent)
+        self.db = sqlite3.connect(path, timeout=30)
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS vec(model TEXT NOT NULL, sha TEXT NOT NULL, data BLOB NOT NULL, "
             "PRIMARY KEY(model, sha)) WITHOUT ROWID"

@@ -102,7 +102,8 @@ def _build_lock(target: Path) -> Iterator[None]:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _prepare(folder: Path) -> None:
+def prepare(folder: Path) -> None:
+    """The cache folder, made if needed, with a ``.gitignore`` so that Git never sees what is cached."""
     folder.mkdir(exist_ok=True)
     ignore = folder / ".gitignore"
     if not ignore.exists():  # a shelf made without the template must not see the cache as a change
@@ -114,7 +115,7 @@ def open_index(root: Path, commit: str) -> Fts5Index:
     target = index_path(root, commit)
     if not _is_current(target):
         try:
-            _prepare(target.parent)
+            prepare(target.parent)
             _ensure(root, commit, target)
         except OSError:
             target = _fallback_dir() / f"search-{commit}.sqlite"

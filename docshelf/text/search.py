@@ -25,7 +25,9 @@ Ranking, in order of the fallbacks:
 
 Quoted words and minus-words (:mod:`docshelf.text.querysyntax`) then narrow the ranking, and a
 query word the shelf never says is searched by its nearest shelf words in meaning where the
-``semantic`` extra is installed (:mod:`docshelf.text.neighbours`); the note says both. Then copies of
+``semantic`` extra is installed (:mod:`docshelf.text.neighbours`); the note says both. With the ``encoder``
+extra, on a shelf whose vectors ``docshelf embed`` computed, the best rows of a query naming no identifier are
+reordered by meaning (:mod:`docshelf.text.encoder`; the note says when vectors are missing). Then copies of
 one clause fold into one hit (:mod:`docshelf.text.folding`): other editions and
 formats, and the other parts of a split article, are listed in ``also_in``; the copy in force is
 the one shown, and of a split article the part covering most of the query (the opening part on a tie).
@@ -286,7 +288,8 @@ def search(
         units = answertype.units_for(text)
         ranked = _lifted(ranked, lambda r: W_QUANTITY * answertype.states_quantity(stored[r].body, units))
     meaning = ""
-    if mode == "exact" and encoder.available():  # the docshelf[encoder] extra, on a shelf that ran `docshelf embed`
+    # docshelf[encoder], on a shelf that ran `docshelf embed`; an identifier («УПД.1», «ст. 19») is matched, not meant
+    if mode == "exact" and encoder.available() and not any(c.ident for c in concepts):
         ranked, meaning = encoder.reranked(root, text, ranked, index)
     syntax = querysyntax.apply(ranked, lambda r: _every(stored[r]), required, banned)
     ranked = syntax.rows
