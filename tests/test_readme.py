@@ -46,6 +46,8 @@ SKIPS = {
     HTTP_SERVE: "binds every interface on the fixed port 8765; before `audit` this test serves the same options "
     "on a free loopback port and makes one call as analyst-1",
     "docshelf web --shelf my-shelf": "a long-running server; tests/test_web*.py drive the desk",
+    "docshelf embed --shelf my-shelf": "embeds every section of the README's shelf (minutes, and its later searches "
+    "would be reordered); tests/test_encoder.py runs embed and the rerank on a small shelf",
     "docshelf web --shelf my-shelf --host 0.0.0.0 --port 8766 --tokens tokens.json --allowed-host "
     "docshelf.corp.local": "binds every interface; tests/test_web*.py drive the desk with tokens",
 }
