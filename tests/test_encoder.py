@@ -133,3 +133,11 @@ def test_turned_off_embed_says_how_to_turn_it_on(labour: Path, monkeypatch: pyte
     monkeypatch.setattr(encoder, "_installed", lambda: True)
     with pytest.raises(DocShelfError, match="unset it"):
         encoder.embed_commit(labour, gitrepo.resolve(labour))
+
+
+@needs_encoder
+def test_a_store_that_cannot_be_written_is_an_error_that_says_so(labour: Path) -> None:
+    encoder.store_path(labour).parent.mkdir(exist_ok=True)
+    encoder.store_path(labour).mkdir()  # a folder where the file should be
+    with pytest.raises(DocShelfError, match="Cannot write the vector store"):
+        encoder.embed_commit(labour, gitrepo.resolve(labour))

