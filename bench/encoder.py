@@ -13,9 +13,9 @@ CPU time of a query with the rerank against the same query without it, in the sa
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,24 +27,30 @@ from search import _splits, docshelf_engine, labelled, on_corpus_shelf  # noqa: 
 
 from docshelf.shelf import gitrepo  # noqa: E402
 from docshelf.text import encoder  # noqa: E402
-from docshelf.text.evaluate import Engine, evaluate  # noqa: E402
+from docshelf.text.evaluate import Engine, Ranking, evaluate  # noqa: E402
 from docshelf.text.sections import read_sections  # noqa: E402
 
 GRID = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def _switched(engine: Engine, on: bool) -> Engine:
-    def run(query: str, limit: int) -> object:
+    def run(query: str, limit: int) -> Ranking:
         os.environ["DOCSHELF_ENCODER"] = "" if on else "off"
         return engine(query, limit)
 
-    return run  # type: ignore[return-value]
+    return run
 
 
 def _cpu(fn: Callable[[], object]) -> float:
-    start = time.process_time()
+    """CPU seconds of this process and of the children it waited for (``embed``'s worker processes)."""
+
+    def used() -> float:
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    start = used()
     fn()
-    return time.process_time() - start
+    return used() - start
 
 
 def embed_table(root: Path, sample: int = 20) -> list[str]:
