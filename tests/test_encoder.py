@@ -94,6 +94,13 @@ def test_the_rerank_puts_the_clause_that_answers_first(labour: Path, monkeypatch
 
 
 @needs_encoder
+def test_a_query_naming_a_clause_is_not_reordered_by_meaning(labour: Path) -> None:
+    encoder.embed_commit(labour, gitrepo.resolve(labour))
+    # Reordered, these words would put ст. 4 first (the test above); the clause named stays first.
+    assert _order(labour, "ст. 1 " + QUESTION)[0] == "ст. 1"
+
+
+@needs_encoder
 def test_sections_without_vectors_stop_the_rerank_and_the_note_says_what_to_run(labour: Path) -> None:
     encoder.embed_commit(labour, gitrepo.resolve(labour))
     src = labour.parent / "src" / "probation.md"
