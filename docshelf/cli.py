@@ -183,7 +183,8 @@ def rm(ids: tuple[str, ...], shelf_dir: Path | None, no_commit: bool) -> None:
 @SHELF_OPTION
 @click.option("--at", default=None, help="Commit, tag or branch whose sections to embed (default: HEAD).")
 @click.option("--jobs", default=0, type=click.IntRange(min=0), help="Worker processes (default: one per core).")
-def embed(shelf_dir: Path | None, at: str | None, jobs: int) -> None:
+@click.option("--prune", is_flag=True, help="Then delete the vectors of texts this commit no longer has.")
+def embed(shelf_dir: Path | None, at: str | None, jobs: int, prune: bool) -> None:
     """Compute the meaning vectors search reranks by (docshelf[encoder]; ~0.1 CPU-s a chunk, once per text)."""
     root = _shelf(shelf_dir)
     commit = gitrepo.resolve(root, at)
@@ -192,6 +193,8 @@ def embed(shelf_dir: Path | None, at: str | None, jobs: int) -> None:
             root, commit, lambda n, total: say(f"[{n}/{total}] embedded") if n % 25 == 0 or n == total else None, jobs
         )
     click.echo(f"embedded {done} section texts, {had} already had vectors (commit {commit[:12]})")
+    if prune:
+        click.echo(f"pruned {encoder.prune(root, commit)} vectors of texts no longer at {commit[:12]}")
 
 
 @cli.command()

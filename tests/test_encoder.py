@@ -148,3 +148,25 @@ def test_a_store_that_cannot_be_written_is_an_error_that_says_so(labour: Path) -
     encoder.store_path(labour).mkdir()  # a folder where the file should be
     with pytest.raises(DocShelfError, match="Cannot write the vector store"):
         encoder.embed_commit(labour, gitrepo.resolve(labour))
+
+
+@needs_encoder
+def test_prune_keeps_only_the_commits_texts(labour: Path) -> None:
+    src = labour.parent / "src" / "more.md"
+    src.write_text("# Об отдыхе\n\n## Статья 1. Праздники\n\n1. Праздничный день - 1 января.\n", encoding="utf-8")
+    shelf.add(labour, [src], DocOptions(source="", category="laws", id="ФЗ-О"), progress=lambda _m: None)
+    with_more = gitrepo.resolve(labour)
+    encoder.embed_commit(labour, with_more)
+    shelf.remove(labour, ["ФЗ-О"])
+    head = gitrepo.resolve(labour)
+    result = CliRunner().invoke(cli, ["embed", "--shelf", str(labour), "--prune"])
+    assert result.exit_code == 0, result.output
+    assert "embedded 0 section texts" in result.output
+    gone = int(result.output.split("pruned ")[1].split()[0])
+    assert gone >= 1
+    kept = {encoder.text_key(r.text) for r in read_sections(labour, head)}
+    old = {encoder.text_key(r.text) for r in read_sections(labour, with_more)} - kept
+    store = encoder.VectorStore(encoder.store_path(labour))
+    assert (store.has(kept), store.has(old)) == (kept, set())
+    store.close()
+    assert gone == len(old)

