@@ -36,7 +36,7 @@ from typing import Any
 
 from docshelf.errors import DocShelfError
 from docshelf.text import indexcache
-from docshelf.text.searchindex import SearchIndex
+from docshelf.text.searchindex import Ranked, SearchIndex
 from docshelf.text.sections import read_sections
 
 MODEL = "multilingual-e5-small-q4"  # the vectors' name in the store: another model's are never mixed in
@@ -177,17 +177,12 @@ def embed_commit(
     """
     _require()
     texts = {text_key(r.text): r.text for r in read_sections(root, commit)}
-    try:
-        opened = VectorStore(store_path(root), create=True)
-    except (OSError, sqlite3.Error) as exc:
-        raise DocShelfError(f"Cannot write the vector store {store_path(root)}: {exc}. Check its permissions.") from exc
-    with closing(opened) as store:
+    with closing(_writable(root)) as store:
         done = store.has(texts)
         todo = [sha for sha in sorted(texts) if sha not in done]
         workers = min(jobs or os.cpu_count() or 1, len(todo))
         if workers <= 1:
-            results: Iterable[Any] = (passages(chunks(texts[sha])) for sha in todo)
-            _store_all(store, todo, results, progress)
+            _store_all(store, todo, map(_embed_text, (texts[sha] for sha in todo)), progress)
         else:
             # spawn, not fork: the parent holds SQLite and Git handles a forked child must not share
             context = multiprocessing.get_context("spawn")
@@ -201,8 +196,15 @@ def prune(root: Path, commit: str) -> int:
     if not store_path(root).exists():
         return 0
     keep = {text_key(r.text) for r in read_sections(root, commit)}
-    with closing(VectorStore(store_path(root), create=True)) as store:
+    with closing(_writable(root)) as store:
         return store.keep_only(keep)
+
+
+def _writable(root: Path) -> VectorStore:
+    try:
+        return VectorStore(store_path(root), create=True)
+    except (OSError, sqlite3.Error) as exc:
+        raise DocShelfError(f"Cannot write the vector store {store_path(root)}: {exc}. Check its permissions.") from exc
 
 
 def _embed_text(text: str) -> Any:
@@ -227,9 +229,6 @@ def passages(texts: list[str]) -> Any:
 def _query_vector(query: str) -> Any:
     with _lock:
         return _model().query([query])[0]
-
-
-Ranked = list[tuple[float, float, int]]
 
 
 def reranked(root: Path, query: str, ranked: Ranked, index: SearchIndex) -> tuple[Ranked, str]:

@@ -58,7 +58,7 @@ from docshelf.text import answertype, definitions, derivation, encoder, folding,
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
-from docshelf.text.searchindex import KeyRow, Scope, SearchIndex, Stored
+from docshelf.text.searchindex import KeyRow, Ranked, Scope, SearchIndex, Stored
 from docshelf.text.searchtext import describe
 from docshelf.text.sections import SectionRow, read_sections
 from docshelf.text.snippets import best_snippet, read_window
@@ -89,7 +89,6 @@ MAX_QUERY_CHARS = 2000  # longer input is cut: concepts are capped anyway
 FOLD_DEPTH = 4  # candidates looked at per hit wanted when folding copies
 RERANK_DEPTH = 60  # candidates whose adjacency is scored exactly (the rest cannot reach the folded hits)
 SUBSTRING_WORDS = 20  # vocabulary words taken per query word in the substring fallback
-Ranked = list[tuple[float, float, int]]  # (score, IDF-weighted coverage, rowid), best first
 Found = tuple[Ranked, dict[int, KeyRow]]  # the ranking and the stored keys of every candidate in it
 
 

@@ -73,6 +73,9 @@ class Scope:
         return self.doc_key is None and self.category is None and self.doc_keys is None
 
 
+Ranked = list[tuple[float, float, int]]  # a ranking: (score, IDF-weighted coverage, rowid), best first
+
+
 class KeyRow(NamedTuple):
     """A section's key strings (space-separated analyzer keys) and whether it continues the clause before it."""
 
