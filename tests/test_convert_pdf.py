@@ -144,3 +144,20 @@ def test_layout_engine_is_selectable(regulation_pdf: Path) -> None:
     numbers = [h.number for h in find_headings(bl) if h.kind == "statya"]
     assert {"1", "2", "12"} <= set(numbers)
     assert "Страница" not in "\n".join(b.text for b in bl)
+
+
+def test_a_metadata_title_with_a_line_break_is_one_line_on_the_shelf() -> None:
+    """A PDF whose metadata title breaks its line («…оформления"\\n(введен в действие …)», a ConsultantPlus
+    export) and whose first page sets no title: the line break would cut the entry in index.md in two."""
+    import pymupdf
+
+    from docshelf.build.options import ShelfConfig
+    from docshelf.build.pipeline import DocOptions, build_document
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "The standard sets out the general requirements for reports.", fontsize=11)
+    page.insert_text((72, 90), "It applies to every research report.", fontsize=11)
+    doc.set_metadata({"title": 'GOST 7.32-2017. Research report"\n(in force from 01.07.2018)'})
+    built = build_document(doc.tobytes(), DocOptions(source="gost.pdf"), ShelfConfig())
+    assert built.title == 'GOST 7.32-2017. Research report" (in force from 01.07.2018)'

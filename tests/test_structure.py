@@ -281,6 +281,57 @@ def test_a_federal_register_document_is_titled_by_its_subject() -> None:
     assert guess_title(elsewhere, find_headings(elsewhere), "file-name") == "Airworthiness Directives"
 
 
+def test_a_cover_title_is_its_display_lines_not_the_agency_authors_or_contents_after_them() -> None:
+    """NIST SP 800-53, ASVS 5.0, NIST SP 800-171 as the PDF converter sees their covers."""
+    nist = (
+        Block("NIST Special Publication 800-53 Revision 3", size=0.95),
+        Block("Recommended Security Controls for Federal Information Systems", size=1.75),
+        Block("JOINT TASK FORCE TRANSFORMATION INITIATIVE", bold=True, size=0.9),
+        Block("I N F O R M A T I O N S E C U R I T Y", size=2.0),
+        Block("U.S. Department of Commerce", bold=True, size=0.9),
+        Block("Body text of the publication."),
+    )
+    assert guess_title(nist, [], "file-name") == "Recommended Security Controls for Federal Information Systems"
+    asvs = (
+        Block("Application Security Verification Standard", bold=True, size=1.8),
+        Block("Version 5.0.0", size=1.27),
+        Block("May 2025", size=0.97),
+        Block("Contents", bold=True, size=1.25),
+        Block("Frontispiece", bold=True, size=0.95),
+        Block("About the Standard . . . . . . . . . . 7"),
+    )
+    assert guess_title(asvs, [], "file-name") == "Application Security Verification Standard Version 5.0.0"
+    cover = (
+        Block("NIST Special Publication 800-171", bold=True, size=1.28),
+        Block("Revision 1", bold=True, size=0.82),
+        Block("Protecting Controlled Unclassified Information", bold=True, size=2.18),
+        Block("RON ROSS PATRICK VISCUSO", bold=True),
+        Block("Body text."),
+    )
+    assert guess_title(cover, [], "file-name") == (
+        "NIST Special Publication 800-171 Revision 1 Protecting Controlled Unclassified Information"
+    )
+
+
+def test_a_bold_act_title_runs_over_all_its_lines_and_past_its_date_line() -> None:
+    """A Word act: every title line bold at the body's size, the date plain between them, and more than
+    three lines; the approval stamp after it is not the title."""
+    act = (
+        Block("ПРАВИТЕЛЬСТВО РОССИЙСКОЙ ФЕДЕРАЦИИ", bold=True),
+        Block("ПОСТАНОВЛЕНИЕ", bold=True),
+        Block("от 23 мая 2006 г. N 306"),
+        Block("ОБ УТВЕРЖДЕНИИ ПРАВИЛ", bold=True),
+        Block("УСТАНОВЛЕНИЯ И ОПРЕДЕЛЕНИЯ НОРМАТИВОВ ПОТРЕБЛЕНИЯ", bold=True),
+        Block("КОММУНАЛЬНЫХ УСЛУГ", bold=True),
+        Block("Утверждено решением председателя комиссии", bold=True),
+        Block("В соответствии со статьями 156 и 157 Жилищного кодекса Правительство постановляет:"),
+        Block("ОБЩИЕ ПОЛОЖЕНИЯ", bold=True),
+    )
+    assert guess_title(act, [], "file-name") == (
+        "ПОСТАНОВЛЕНИЕ ОБ УТВЕРЖДЕНИИ ПРАВИЛ УСТАНОВЛЕНИЯ И ОПРЕДЕЛЕНИЯ НОРМАТИВОВ ПОТРЕБЛЕНИЯ КОММУНАЛЬНЫХ УСЛУГ"
+    )
+
+
 def test_a_line_without_words_is_never_a_heading_or_a_title() -> None:
     """A web page printed to PDF: the site's phone number and the date in big type head every page."""
     blocks = (

@@ -95,7 +95,8 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     blocks, mapped, unmapped = find_map(blocks, entries, outline=map_source == "outline")
     headings = find_headings(blocks, contents_numbers(converted.outline, blocks), mapped)
     stem = options.source.rsplit(".", 1)[0]
-    title = options.title or guess_title(blocks, headings, converted.title or stem)
+    # One line whatever its source: a PDF's metadata title can hold a line break, which would cut an index entry.
+    title = " ".join((options.title or guess_title(blocks, headings, converted.title or stem)).split())
     doc_id = options.id or derive_id(blocks, stem)
     english = len(_LATIN.findall(title)) > len(_CYRILLIC.findall(title))
     category = category_path(options.category or config.default_category)
