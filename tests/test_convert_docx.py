@@ -11,6 +11,8 @@ import pytest
 from docx.enum.style import WD_STYLE_TYPE
 from lxml import etree
 
+from docshelf.build.options import ShelfConfig
+from docshelf.build.pipeline import DocOptions, build_document
 from docshelf.convert.docx import convert_docx
 from docshelf.errors import ConversionError, UnsupportedSourceError
 from docshelf.model import Converted
@@ -147,11 +149,24 @@ def test_multilevel_numbering_restarts_deeper_levels() -> None:
     ]  # fmt: skip
 
 
-def test_title_falls_back_to_first_paragraph() -> None:
+def test_without_a_title_property_the_title_is_the_first_title_like_line_else_the_file_name() -> None:
     d = docx.Document()
     d.add_paragraph("")
     d.add_paragraph("ПРИКАЗ о порядке")
-    assert convert_docx(_save(d), name="a.docx").title == "ПРИКАЗ о порядке"
+    d.add_paragraph("Настоящий приказ устанавливает порядок приёма обращений.")
+    assert convert_docx(_save(d), name="a.docx").title is None  # Word's property is empty
+    built = build_document(_save(d), DocOptions(source="a.docx"), ShelfConfig())
+    assert (built.title, built.meta.quality["title_source"]) == ("ПРИКАЗ о порядке", "document")
+    assert not any(w.startswith("title:") for w in built.meta.quality["warnings"])
+
+    untitled = docx.Document()
+    untitled.core_properties.title = "Microsoft Word - prikaz_12.doc"  # what Word writes, not the title
+    untitled.add_paragraph("Настоящий приказ устанавливает порядок приёма обращений.")
+    untitled.add_paragraph("Обращения принимаются в письменной форме.")
+    assert convert_docx(_save(untitled), name="prikaz_12.docx").title is None
+    built = build_document(_save(untitled), DocOptions(source="prikaz_12.docx"), ShelfConfig())
+    assert (built.title, built.meta.quality["title_source"]) == ("prikaz_12", "file name")
+    assert any(w.startswith("title: ") and "--title" in w for w in built.meta.quality["warnings"])
 
 
 def test_legacy_doc_is_unsupported() -> None:

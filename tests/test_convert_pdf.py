@@ -161,3 +161,20 @@ def test_a_metadata_title_with_a_line_break_is_one_line_on_the_shelf() -> None:
     doc.set_metadata({"title": 'GOST 7.32-2017. Research report"\n(in force from 01.07.2018)'})
     built = build_document(doc.tobytes(), DocOptions(source="gost.pdf"), ShelfConfig())
     assert built.title == 'GOST 7.32-2017. Research report" (in force from 01.07.2018)'
+
+
+@pytest.mark.parametrize("placeholder", ["Microsoft Word - 152-fz.doc", "Untitled-1", "prikaz.pdf", "Документ1"])
+def test_a_placeholder_metadata_title_is_not_the_title_and_the_file_name_says_so(placeholder: str) -> None:
+    import pymupdf
+
+    from docshelf.build.options import ShelfConfig
+    from docshelf.build.pipeline import DocOptions, build_document
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "The standard sets out the general requirements for reports.", fontsize=11)
+    doc.set_metadata({"title": placeholder})
+    assert convert(doc.tobytes(), name="scan-0041.pdf").title is None
+    built = build_document(doc.tobytes(), DocOptions(source="scan-0041.pdf"), ShelfConfig())
+    assert (built.title, built.meta.quality["title_source"]) == ("scan-0041", "file name")
+    assert [w for w in built.meta.quality["warnings"] if w.startswith("title: ")]

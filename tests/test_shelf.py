@@ -82,6 +82,35 @@ def test_rebuild_is_idempotent(tmp_path: Path, regulation_pdf: Path) -> None:
     assert before == after
 
 
+def test_rebuild_keeps_a_given_title_and_reads_a_documents_own_again(tmp_path: Path, regulation_pdf: Path) -> None:
+    root = shelf.init(tmp_path / "s")
+    shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws", title="Мой заголовок"), progress=_quiet)
+    (read,) = shelf.metas(root)
+    assert (read.title, read.quality["title_source"]) == ("Мой заголовок", "given")
+    assert shelf.rebuild(root, progress=_quiet) is False  # given: kept as given
+
+    # A title read from the document is read again (here: an older build's reading, edited into the meta).
+    meta_path = root / read.meta_path
+    raw = json.loads(meta_path.read_text(encoding="utf-8"))
+    raw["title"], raw["quality"]["title_source"] = "ОБ УТВЕРЖДЕНИИ", "document"
+    meta_path.write_text(json.dumps(raw, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    _git(root, "commit", "-qam", "an older reading")
+    assert shelf.rebuild(root, progress=_quiet) is True
+    (again,) = shelf.metas(root)
+    assert again.title not in ("ОБ УТВЕРЖДЕНИИ", "Мой заголовок") and again.quality["title_source"] == "document"
+
+    # A meta from before titles had a source: its title is kept unless today's reading is the same.
+    for title, kept, source in ((again.title, again.title, "document"), ("Мой заголовок", "Мой заголовок", "given")):
+        raw = json.loads(meta_path.read_text(encoding="utf-8"))
+        raw["title"] = title
+        del raw["quality"]["title_source"]
+        meta_path.write_text(json.dumps(raw, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        _git(root, "commit", "-qam", "an older build")
+        shelf.rebuild(root, progress=_quiet)
+        (now,) = shelf.metas(root)
+        assert (now.title, now.quality["title_source"]) == (kept, source)
+
+
 def test_failed_add_leaves_shelf_exactly_as_before(new_shelf: Path, regulation_pdf: Path, gen_dir: Path) -> None:
     bad = pdfgen.make_truncated_pdf(gen_dir / "broken.pdf")
     state = _state(new_shelf)

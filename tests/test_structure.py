@@ -7,7 +7,8 @@ import re
 import pytest
 
 from docshelf.build.split import split_document
-from docshelf.build.structure import clause_id, find_headings, guess_title
+from docshelf.build.structure import clause_id, find_headings
+from docshelf.build.titles import guess_title
 from docshelf.model import Block
 
 

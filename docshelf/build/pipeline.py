@@ -24,7 +24,8 @@ from docshelf.build.gist import gist
 from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
 from docshelf.build.split import Section, split_document, whole_document
-from docshelf.build.structure import find_headings, guess_title
+from docshelf.build.structure import find_headings
+from docshelf.build.titles import document_title
 from docshelf.law import grammar
 from docshelf.law.clauses import section_clauses
 from docshelf.law.repealed import OPENING_LINES, repeal_notice
@@ -95,8 +96,9 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     blocks, mapped, unmapped = find_map(blocks, entries, outline=map_source == "outline")
     headings = find_headings(blocks, contents_numbers(converted.outline, blocks), mapped)
     stem = options.source.rsplit(".", 1)[0]
-    # One line whatever its source: a PDF's metadata title can hold a line break, which would cut an index entry.
-    title = " ".join((options.title or guess_title(blocks, headings, converted.title or stem)).split())
+    title, title_source = document_title(
+        blocks, headings, given=options.title, metadata=converted.title, file_stem=stem
+    )
     doc_id = options.id or derive_id(blocks, stem)
     english = len(_LATIN.findall(title)) > len(_CYRILLIC.findall(title))
     category = category_path(options.category or config.default_category)
@@ -144,6 +146,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         headings=headings,
         sections=quality.section_view(records, files),
         meta=meta,
+        title_source=title_source,
     )
     meta = replace(meta, warnings=tuple(warnings), quality=report)
     if split:

@@ -132,6 +132,7 @@ def assess(
     headings: Sequence[Heading],
     sections: Sequence[Shelved],
     meta: DocMeta,
+    title_source: str = "document",
 ) -> dict[str, Any]:
     """The quality record of one built document (see the module docstring); ``warnings`` says it in words.
 
@@ -162,6 +163,7 @@ def assess(
         "false_headings": false,
         "tables": tables,
         "unaligned_tables": unaligned,
+        "title_source": title_source,
     }
     record["warnings"] = quality_warnings(record)
     return record
@@ -192,6 +194,11 @@ def quality_warnings(q: dict[str, Any]) -> list[str]:
         out.append(f"fallback: {q['fallback_parts']} section(s) cut at a fixed size («(k/n)»): no headings inside")
     if q["false_headings"]:
         out.append(f"false headings suspected: {_some(q['false_headings'])} head(s) two separate places")
+    if q.get("title_source") == "file name":
+        out.append(
+            "title: the document sets none in display type and its metadata has none, so the file name stands in; "
+            "give the document's title with --title (it is what index.md shows a model choosing a document)"
+        )
     if q["unaligned_tables"]:
         out.append(f"tables: {q['unaligned_tables']} of {q['tables']} table(s) have rows that do not line up")
     return out

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from docshelf.convert.tables import markdown_table
-from docshelf.convert.text import clean_inline, superscript
+from docshelf.convert.text import clean_inline, meaningful_title, superscript
 from docshelf.errors import ConversionError, UnsupportedSourceError
 from docshelf.model import Block, Converted
 
@@ -43,7 +43,6 @@ CONVERTER_VERSION = "1"
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .doc, and password-protected .docx
 _HEADING_STYLE = re.compile(r"^(?:heading|заголовок)\s*([1-9])$", re.IGNORECASE)
 _TITLE_STYLE = re.compile(r"^(?:title|название)$", re.IGNORECASE)
-_GENERIC_TITLES = {"", "title", "document", "документ", "заголовок", "microsoft word"}
 _RUSSIAN_LETTERS = "абвгдежзиклмнопрстуфхцчшщэюя"  # Word's «а, б, в …» skips ё, й, ъ, ы, ь
 _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"))
 _ROMAN_SMALL = ((10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
@@ -91,7 +90,7 @@ def convert_docx(data: bytes, *, name: str) -> Converted:
         blocks=tuple(blocks),
         converter="docshelf-docx",
         converter_version=f"{CONVERTER_VERSION} (python-docx {version('python-docx')})",
-        title=_core_title(document) or next((b.text for b in blocks if b.kind != "table"), None),
+        title=meaningful_title(document.core_properties.title),
     )
 
 
@@ -112,13 +111,6 @@ def _open(data: bytes, name: str) -> Document:
             "is another format renamed to .docx: open and re-save it in Word or LibreOffice.",
             source=name,
         ) from exc
-
-
-def _core_title(document: Document) -> str | None:
-    title = clean_inline(document.core_properties.title or "")
-    if title.lower() in _GENERIC_TITLES or title.lower().startswith("microsoft word -"):
-        return None
-    return title if sum(c.isalpha() for c in title) >= 3 else None
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,15 @@ from bs4 import __version__ as bs4_version
 from bs4.element import NavigableString, PreformattedString, Tag
 
 from docshelf.convert.tables import markdown_table
-from docshelf.convert.text import clean_inline, decode_bytes, detect_layout, fence, superscript, text_blocks
+from docshelf.convert.text import (
+    clean_inline,
+    decode_bytes,
+    detect_layout,
+    fence,
+    meaningful_title,
+    superscript,
+    text_blocks,
+)
 from docshelf.errors import ConversionError
 from docshelf.model import Block, Converted
 
@@ -69,7 +77,6 @@ _BLOCK_TAGS = _HEADINGS | {
 }  # fmt: skip
 _BLOCK_LIST = sorted(_BLOCK_TAGS)
 _EDITORIAL_CLASSES = {"mark", "markx"}  # pravo.gov.ru: «(В редакции …)», «(Утратил силу …)»
-_GENERIC_TITLES = {"complex", "untitled", "document", "документ", "home", "главная", "index", "без названия"}
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)|encoding=["']([A-Za-z0-9_.:-]+)""", re.I)
 _CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _CLASS_SELECTOR = re.compile(r"^(?:[a-z0-9]+)?\.([\w-]+)$", re.IGNORECASE)
@@ -166,11 +173,7 @@ def _page_title(soup: BeautifulSoup) -> str | None:
     headline = soup.find(None, {"itemprop": "headline"})
     if isinstance(headline, Tag) and clean_inline(headline.get_text()):
         return clean_inline(headline.get_text())
-    if soup.title is not None:
-        title = clean_inline(soup.title.get_text())
-        if title and title.lower() not in _GENERIC_TITLES:
-            return title
-    return None
+    return meaningful_title(soup.title.get_text()) if soup.title is not None else None
 
 
 def _classes(tag: Tag) -> list[str]:

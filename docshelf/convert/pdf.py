@@ -22,6 +22,7 @@ from typing import Any
 
 from docshelf.convert import columns, ocr, tables
 from docshelf.convert.tables import markdown_table as tables_md
+from docshelf.convert.text import meaningful_title
 from docshelf.errors import ConversionError, NoTextLayerError
 from docshelf.law.grammar import NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
 from docshelf.law.lexicon import COMPOUND_HEADS
@@ -141,7 +142,7 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
         converter="docshelf-pdf",
         converter_version=f"1 (pymupdf {pymupdf.VersionBind})",
         pages=page_count,
-        title=meta_title.strip() if meta_title and meta_title.strip() else None,
+        title=meaningful_title(meta_title),
         outline=outline,
         warnings=(f"OCR ({ocr.ocr_languages()}) read page(s) {', '.join(map(str, ocr_pages))}",) if ocr_pages else (),
     )

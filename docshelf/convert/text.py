@@ -102,6 +102,23 @@ def clean_inline(text: str) -> str:
     return " ".join(text.translate(_SPACE_LIKE).translate(_INVISIBLE).split())
 
 
+# Titles a program writes for the author («Microsoft Word - 152.doc», «Untitled-1», a site's «Главная»).
+_PLACEHOLDER_TITLE = re.compile(
+    r"^(?:title|document\d*|документ\d*|заголовок|untitled(?:-\d+)?|без названия|complex|home|главная|index|"
+    r"microsoft word(?: - .*)?|.*\.(?:docx?|pdf|rtf|odt|html?|txt))$",
+    re.IGNORECASE,
+)
+
+
+def meaningful_title(text: str | None) -> str | None:
+    """A source's own title field (PDF metadata, Word's core properties, HTML ``<title>``) on one line, or
+    None when it is empty, a program's placeholder or holds no word."""
+    title = clean_inline(text or "")
+    if _PLACEHOLDER_TITLE.match(title) or sum(c.isalpha() for c in title) < 3:
+        return None
+    return title
+
+
 def superscript(text: str, before: str) -> str:
     """Render superscript text the way the PDF converter does.
 

@@ -214,15 +214,27 @@ def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) ->
                 source=src.name,
                 category=meta.category,
                 id=meta.id,
-                title=meta.title,
                 quality=meta.options["quality"],
                 split=meta.options["split"],
                 edition=meta.edition,
             )
             _remove_doc(stage, meta)
-            _write_doc(stage, build_document(src.read_bytes(), opts, config))
+            _write_doc(stage, _rebuilt(src.read_bytes(), opts, meta, config))
         _write_index(stage, config)
         return _save(stage, commit, "Rebuild shelf", None)
+
+
+def _rebuilt(data: bytes, opts: DocOptions, meta: DocMeta, config: ShelfConfig) -> BuiltDoc:
+    """The document built again: a title given with ``--title`` is kept, one read from the document is read
+    again (so a better reading reaches the shelf). A meta from before titles had a recorded source keeps
+    its title unless today's reading is the same title."""
+    source = (meta.quality or {}).get("title_source")
+    if source == "given":
+        return build_document(data, replace(opts, title=meta.title), config)
+    doc = build_document(data, opts, config)
+    if source is None and doc.title != meta.title:
+        doc = build_document(data, replace(opts, title=meta.title), config)
+    return doc
 
 
 def _write_doc(stage: Stage, doc: BuiltDoc) -> None:
