@@ -312,6 +312,18 @@ def test_a_cover_title_is_its_display_lines_not_the_agency_authors_or_contents_a
     assert guess_title(cover, [], "file-name") == (
         "NIST Special Publication 800-171 Revision 1 Protecting Controlled Unclassified Information"
     )
+    decree = (
+        Block("УКАЗ ПРЕЗИДЕНТА РОССИЙСКОЙ ФЕДЕРАЦИИ", bold=True, size=1.18),
+        Block("О размерах должностных окладов", bold=True),  # nearly the size before it: the subject
+        Block("1. Установить размеры должностных окладов согласно приложению."),
+    )
+    assert guess_title(decree, [], "file-name") == "УКАЗ ПРЕЗИДЕНТА РОССИЙСКОЙ ФЕДЕРАЦИИ О размерах должностных окладов"
+    guide = (
+        Block("МЕТОДИЧЕСКИЕ РЕКОМЕНДАЦИИ", bold=True, size=1.27),
+        Block("по подготовке тестовых данных", bold=True, size=1.09),
+        Block("Настоящие рекомендации применяются при подготовке данных."),
+    )
+    assert guess_title(guide, [], "file-name") == "МЕТОДИЧЕСКИЕ РЕКОМЕНДАЦИИ по подготовке тестовых данных"
 
 
 def test_a_bold_act_title_runs_over_all_its_lines_and_past_its_date_line() -> None:

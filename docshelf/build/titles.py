@@ -22,6 +22,7 @@ _NOT_TITLE = re.compile(
 )
 _LETTER_SPACED = re.compile(r"\b([^\W\d_](?: [^\W\d_]){3,})\b")  # «I N F O R M A T I O N»
 _CONTENTS_LINE = re.compile(r"^(?:Table of Contents|Contents|Оглавление|Содержание)\b", re.IGNORECASE)
+CONTINUED = 0.8  # a styled line at least this share of the title line's size before it goes on with it
 TITLE_CHARS = 400  # a title longer than this has run into the text after it
 _BOILERPLATE_TITLE = re.compile(r"^(РОССИЙСКАЯ ФЕДЕРАЦИЯ|ФЕДЕРАЛЬНЫЙ ЗАКОН|ПРАВИТЕЛЬСТВО РОССИЙСКОЙ ФЕДЕРАЦИИ)$")
 TitleSource = Literal["given", "document", "metadata", "file name"]
@@ -76,8 +77,9 @@ def _title_block(preamble: list[Block], styled: list[int]) -> list[int]:
     """The positions of the styled lines that are the title, not the agency, authors or banner around it.
 
     On a cover set in large type the title runs from the first large line to the largest one and on
-    through the large lines right after it («Application Security Verification Standard» «Version 5.0.0»);
-    a smaller bold line after it is the next block («JOINT TASK FORCE …», the authors). Where every
+    through the styled lines right after it that are large or nearly the size of the line before them
+    («Application Security Verification Standard» «Version 5.0.0»; «УКАЗ ПРЕЗИДЕНТА …» «О размерах …»);
+    a much smaller bold line after it is the next block («JOINT TASK FORCE …», the authors). Where every
     styled line has the body's size (a bold title in a Word or HTML act), the title is the first run of
     styled lines («ОБ УТВЕРЖДЕНИИ ПРАВИЛ» … «ОБЩЕГО ИМУЩЕСТВА В МНОГОКВАРТИРНОМ ДОМЕ»), within
     :data:`TITLE_CHARS`; a short line left out between two of them («от 11 февраля 2013 г. N 17», a
@@ -88,7 +90,8 @@ def _title_block(preamble: list[Block], styled: list[int]) -> list[int]:
         top = max(large, key=lambda i: preamble[i].size)
         block = [i for i in styled if large[0] <= i <= top]
         for i in range(top + 1, len(preamble)):
-            if i not in styled or preamble[i].size < LARGE_SIZE:
+            size, before = preamble[i].size, preamble[block[-1]].size
+            if i not in styled or (size < LARGE_SIZE and size < CONTINUED * before):
                 break
             block.append(i)
         return block
