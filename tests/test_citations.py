@@ -181,3 +181,50 @@ def test_the_cli_passes_as_of(editions: tuple[Path, str]) -> None:
     assert (then["verdict"], then["doc_id"], then["candidates"]) == ("ok", "999-ФЗ", ["999-ФЗ (ред. 01.02.2024)"])
     now = json.loads(CliRunner().invoke(cli, args).output)
     assert now["verdict"] == "wrong_clause" and now["message"].startswith("Verbatim in 999-ФЗ, ст. 2 ч. 1")
+
+
+_CODE = """# {title}
+
+### Статья 1. Предмет
+
+1. Настоящий {name} регулирует отношения по использованию водных объектов.
+
+### Статья 2. Права
+
+1. Каждый вправе иметь доступ к водным объектам общего пользования.
+
+2. Ширина береговой полосы составляет двадцать метров.
+{more}"""
+
+
+@pytest.mark.parametrize(
+    ("title", "name", "doc_id", "refs"),
+    [
+        (
+            "Водный кодекс Российской Федерации",
+            "Кодекс",
+            "ВК РФ",
+            ["ВК РФ ст. 2 ч. 2", "ч. 2 ст. 2 Водного кодекса РФ", "ст. 2 Водного кодекса Российской Федерации",
+             "Водный кодекс ст. 2 ч. 2"],
+        ),
+        ("КОНСТИТУЦИЯ РОССИЙСКОЙ ФЕДЕРАЦИИ", "Конституция", "Конституция РФ",
+         ["Конституция РФ ст. 2", "ч. 2 ст. 2 Конституции", "статья 2 Конституции Российской Федерации"]),
+        ("Кодекс Российской Федерации об административных правонарушениях", "Кодекс", "КоАП РФ",
+         ["КоАП РФ ст. 2 ч. 2", "ст. 2 Кодекса Российской Федерации об административных правонарушениях"]),
+    ],
+)  # fmt: skip
+def test_a_code_and_the_constitution_are_cited_the_way_lawyers_write(
+    tmp_path: Path, title: str, name: str, doc_id: str, refs: list[str]
+) -> None:
+    """Their ids come from their titles («ВК РФ», «Конституция РФ»), and a citation may name them in any case,
+    with or without «РФ»: a model that writes «ст. 2 Водного кодекса» is not told the document is absent."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "code.md"
+    source.write_text(_CODE.format(title=title, name=name, more=_MORE), encoding="utf-8")
+    (doc,) = shelf.add(root, [source], DocOptions("", "laws"), progress=lambda _m: None)
+    assert doc.id == doc_id
+    for ref in refs:
+        check = verify_quote(root, "Ширина береговой полосы составляет двадцать метров.", ref)
+        assert check.verdict == "ok", (ref, check.message)
+    elsewhere = verify_quote(root, "Ширина береговой полосы составляет двадцать метров.", f"{doc_id} ст. 1")
+    assert elsewhere.verdict == "wrong_clause"

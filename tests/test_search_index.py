@@ -178,6 +178,22 @@ def test_an_act_not_on_the_shelf_is_named_not_matched_by_its_number(editions: Pa
     assert "No document" not in present.note and present.hits[0].clause == "ст. 18"
 
 
+def test_a_code_not_on_the_shelf_is_named_not_matched_by_its_article(editions: Path, tmp_path: Path) -> None:
+    """«ст. 18 УК РФ» on a shelf of personal-data laws: not «Статья 18» of 152-ФЗ without a word."""
+    for query in ("ст. 18 УК РФ", "статья 18 Уголовного кодекса Российской Федерации"):
+        result = search.search(editions, query)
+        assert result.low_confidence and "No document УК РФ on the shelf" in result.note, query
+        assert all(h.clause != "ст. 18" for h in result.hits)
+    # A code on the shelf under an id of the operator's choosing is on the shelf: its title names it.
+    root = shelf.init(tmp_path / "s")
+    code = tmp_path / "code.md"
+    code.write_text("# Водный кодекс Российской Федерации\n\n## Статья 6. Водные объекты\n\nБереговая полоса.\n",
+                    encoding="utf-8")  # fmt: skip
+    shelf.add(root, [code], DocOptions(source="", category="laws", id="102107048"), progress=lambda _m: None)
+    named = search.search(root, "береговая полоса по Водному кодексу")
+    assert "No document" not in named.note and named.hits[0].doc_id == "102107048"
+
+
 def test_an_index_of_a_vanished_commit_is_no_base(two: Path) -> None:
     """A cached index whose commit is gone (a rewritten branch) is skipped; the nearest real one is used."""
     old = search.search(two, "оператор").commit

@@ -22,10 +22,78 @@ EDITION_SUFFIX = re.compile(r"\s*\([^()]*\)\s*$")  # «152-ФЗ (ред. 08.08.2
 RU_DATE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")  # the date an edition's id carries
 
 
-def law_id_spellings(doc_id: str) -> list[str]:
-    """Other ways people write a law's id: «ФЗ-152» for «152-ФЗ»; [] for other documents."""
-    m = LAW_ID.match(doc_id)
-    return [f"{m.group(2)}-{m.group(1)}"] if m else []
+# Russian codes and the Constitution, by the name their title gives them (the words «Российской Федерации»
+# left out), and the id lawyers cite them by: «ст. 6 ВК РФ», «ст. 21 Конституции».
+CODES = {
+    "гражданский кодекс": "ГК РФ",
+    "уголовный кодекс": "УК РФ",
+    "налоговый кодекс": "НК РФ",
+    "трудовой кодекс": "ТК РФ",
+    "жилищный кодекс": "ЖК РФ",
+    "земельный кодекс": "ЗК РФ",
+    "водный кодекс": "ВК РФ",
+    "лесной кодекс": "ЛК РФ",
+    "бюджетный кодекс": "БК РФ",
+    "семейный кодекс": "СК РФ",
+    "воздушный кодекс": "ВзК РФ",
+    "градостроительный кодекс": "ГрК РФ",
+    "арбитражный процессуальный кодекс": "АПК РФ",
+    "гражданский процессуальный кодекс": "ГПК РФ",
+    "уголовно-процессуальный кодекс": "УПК РФ",
+    "уголовно-исполнительный кодекс": "УИК РФ",
+    "кодекс об административных правонарушениях": "КоАП РФ",
+    "кодекс административного судопроизводства": "КАС РФ",
+    "кодекс торгового мореплавания": "КТМ РФ",
+    "кодекс внутреннего водного транспорта": "КВВТ РФ",
+    "конституция": "Конституция РФ",
+}
+_COUNTRY = re.compile(r"\s+(?:российской федерации|рф)\b")
+_NOUN_CASES = {"кодекс": ("кодекс", "кодекса", "кодексу", "кодексом", "кодексе"),
+               "конституция": ("конституция", "конституции", "конституцию", "конституцией")}  # fmt: skip
+
+
+def without_country(doc_id: str) -> str:
+    """The id without «РФ» («ВК РФ 1995» → «ВК 1995»): what tells the document apart from the shelf's other
+    Russian acts. A section's heading keys hold this, so a question saying «в России» does not lift every
+    article of a code above the laws that answer it."""
+    return " ".join(w for w in doc_id.split() if w != "РФ") or doc_id
+
+
+def id_spellings(doc_id: str) -> list[str]:
+    """Other ways people write a document's id: «ФЗ-152» for «152-ФЗ»; a code's or the Constitution's name in
+    any case, with or without «РФ» / «Российской Федерации» («Водного кодекса РФ» for «ВК РФ»); [] for others."""
+    if m := LAW_ID.match(doc_id):
+        return [f"{m.group(2)}-{m.group(1)}"]
+    name = next((n for n, code in CODES.items() if code == doc_id), None)
+    if name is None:
+        return []
+    # «Кодекс (Российской Федерации) об административных правонарушениях»: the country may stand after the noun
+    noun_first = name.split()[0] in _NOUN_CASES and " " in name
+    out = []
+    for form in _declined(name):
+        noun, _, tail = form.partition(" ") if noun_first else (form, "", "")
+        for country in ("", "российской федерации", "рф"):
+            out += [" ".join(w for w in (form, country) if w), " ".join(w for w in (noun, country, tail) if w)]
+    return list(dict.fromkeys(out))
+
+
+def _declined(name: str) -> list[str]:
+    """A code's name in the five cases a citation uses (nominative … prepositional)."""
+    words = name.split()
+    noun = next(i for i, w in enumerate(words) if w in _NOUN_CASES)
+    forms = []
+    for case in range(len(_NOUN_CASES[words[noun]])):
+        said = [_adjective(w, case) for w in words[:noun]] + [_NOUN_CASES[words[noun]][case]] + words[noun + 1 :]
+        forms.append(" ".join(said))
+    return forms
+
+
+def _adjective(word: str, case: int) -> str:
+    """«водный» → водного, водному, водным, водном; «гражданский» → …ским; the first part of «уголовно-…» stays."""
+    if case == 0 or not word.endswith(("ый", "ий", "ой")):
+        return word
+    base, soft = word[:-2], word.endswith("ий") and word[-3] in "кгх"
+    return base + ("ого", "ому", "им" if soft else "ым", "ом")[case - 1]
 
 
 # --- as a document names itself on its first lines ------------------------------------------------
@@ -74,10 +142,23 @@ def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
             return " ".join(m.group(0).split())
     if act := _act_id(head):
         return act
+    if code := _code_id(head[:6]):
+        return code
     for text in head[:4]:  # «27 июля 2006 года N 152-ФЗ» opens a law; later numbers are references
         if m := _LAW.search(text):
             return m.group(1)
     return fallback
+
+
+def _code_id(lines: list[str]) -> str:
+    """«Водный кодекс Российской Федерации» (alone on a line, or opening a legal database's header line
+    «… от 03.06.2006 N 74-ФЗ»): «ВК РФ»; a code mentioned inside a sentence is not its title."""
+    for text in lines:
+        said = _COUNTRY.sub("", " ".join(text.strip(' "«»').casefold().split()))
+        for name, code in CODES.items():
+            if said == name or said.startswith((f"{name} от ", f"{name} (")):
+                return code
+    return ""
 
 
 def _fr_doc(blocks: tuple[Block, ...]) -> re.Match[str] | None:

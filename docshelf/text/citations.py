@@ -53,7 +53,7 @@ class Resolution:
 
 
 def _id_keys(doc_id: str) -> list[str]:
-    return [_key(spelling) for spelling in (doc_id, *docids.law_id_spellings(doc_id))]
+    return [_key(spelling) for spelling in (doc_id, *docids.id_spellings(doc_id))]
 
 
 def _own_keys(meta: DocMeta) -> list[str]:

@@ -54,6 +54,7 @@ from typing import Any
 from docshelf.errors import SearchError
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
+from docshelf.shelf.reader import metas_at
 from docshelf.text import answertype, definitions, derivation, encoder, folding, neighbours, querysyntax, synonyms
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
@@ -267,10 +268,12 @@ def search(
     statuses = Statuses(as_of)
     if status is not None:
         scope = with_status(index, scope, statuses, status)
-    missing_acts = _missing_acts(index, text)
+    missing_acts = _missing_acts(index, text, root, commit)
     if missing_acts:  # «приказ № 117» is not on the shelf: its number must not find «Статья 117»
         numbers = {k for _w, n in missing_acts for k in index_text(n).split()}
         concepts = [c for c in concepts if not any(set(alt) <= numbers for alt in c.alts)]
+        if folding.names_absent_code(missing_acts):
+            concepts = [c for c in concepts if not all(folding.is_clause_key(k) for alt in c.alts for k in alt)]
     dfs = [_df(index, c) for c in concepts]
     absent = [c for c, df in zip(concepts, dfs, strict=True) if df == 0]
     mode, (ranked, stored) = "exact", _ranked(index, concepts, scope, prefix=False, dfs=dfs)
@@ -321,10 +324,11 @@ _NOTES = {
 }
 
 
-def _missing_acts(index: SearchIndex, query: str) -> list[tuple[str, str]]:
+def _missing_acts(index: SearchIndex, query: str, root: Path, commit: str) -> list[tuple[str, str]]:
     if not folding.names_an_act(query):
         return []  # the common case: no list of documents is read
-    return folding.absent_acts(query, [d.doc_key for d in index.documents()])
+    titles = [m.title for m in metas_at(root, commit)]  # a code added under an id of the operator's choosing
+    return folding.absent_acts(query, [d.doc_key for d in index.documents()], titles)
 
 
 def _scope(index: SearchIndex, doc: str | None, category: str | None) -> Scope:

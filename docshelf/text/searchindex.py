@@ -35,12 +35,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
+from docshelf.law import docids
 from docshelf.text.analyzer import ANALYZER_VERSION, tokens
 from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
 from docshelf.text.synonyms import Concept
 
-INDEX_VERSION = f"{ANALYZER_VERSION}.10"
+INDEX_VERSION = f"{ANALYZER_VERSION}.11"  # .11: a heading holds the id without «РФ»
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -241,7 +242,7 @@ def add_document(
             "VALUES (?,?,?,?,?,?,?,?,?)",
             row,
         ).lastrowid
-        head = _analysed(f"{r.title}\n{r.clause}\n{r.doc_id}", words)
+        head = _analysed(f"{r.title}\n{r.clause}\n{docids.without_country(r.doc_id)}", words)
         ids = " ".join(dict.fromkeys(_analysed("\n".join(str(c[0]) for c in r.clauses), words).split()))
         ctx = _analysed("\n".join([*r.groups, r.doc_title]), words)
         body = _analysed(r.text, words)
