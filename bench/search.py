@@ -62,7 +62,6 @@ FRESH = [REPO / "bench" / f"search_queries_{name}.jsonl" for name in ("fresh", "
 IDS = {
     "rfc4271.txt": "RFC 4271 (txt)",
     "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
-    "Указ250.pdf": "Указ № 250",
     "102038209.html": "ВК РФ 1995",  # the repealed code: the one in force (102107048.html) is «ВК РФ»
 }
 _WORDS = re.compile(r"\w+")

@@ -63,7 +63,6 @@ def regulation_shelf(tmp_path_factory: pytest.TempPathFactory, regulation_pdf: P
 IDS = {
     "rfc4271.txt": "RFC 4271 (txt)",
     "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
-    "Указ250.pdf": "Указ № 250",
     "102038209.html": "ВК РФ 1995",  # the repealed code: the one in force (102107048.html) is «ВК РФ»
 }
 

@@ -208,6 +208,21 @@ def test_the_title_is_not_a_status_line_a_notice_or_a_contents_line(lines: list[
             "FR Doc. 2020-17221",
         ),
         (["Text.", "[FR Doc. 2020–17221 Filed 8–5–20; 8:45 am]"], "file-name"),  # a citation of a notice, not one
+        # a legal database prints the decree's date and number above its name
+        (["1 мая 2022 года", "N 250", "УКАЗ", "ПРЕЗИДЕНТА РОССИЙСКОЙ ФЕДЕРАЦИИ", "О мерах"], "Указ № 250"),
+        # a long decree signed at its end: «Москва, Кремль … N 250» after every opening line
+        (
+            [
+                "УКАЗ",
+                "ПРЕЗИДЕНТА РОССИЙСКОЙ ФЕДЕРАЦИИ",
+                "О мерах",
+                *["Пункт указа."] * 30,
+                "Президент Российской Федерации В.Путин",
+                "Москва, Кремль 1 мая 2022 года N 250",
+            ],
+            "Указ № 250",
+        ),
+        (["УКАЗ", "ПРЕЗИДЕНТА РОССИЙСКОЙ ФЕДЕРАЦИИ", "О мерах", *["Пункт указа."] * 30], "file-name"),  # unsigned
     ],
 )
 def test_ids_as_people_cite_them(lines: list[str], doc_id: str) -> None:

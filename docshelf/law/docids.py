@@ -99,6 +99,7 @@ def _adjective(word: str, case: int) -> str:
 # --- as a document names itself on its first lines ------------------------------------------------
 
 _HEAD_BLOCKS = 20
+_TAIL_BLOCKS = 8  # a decree's signature block: «Президент … Москва, Кремль 1 мая 2022 года N 250»
 _LAW = re.compile(rf"(?:N|№)\s*({_LAW_NUMBER})")  # «N 152-ФЗ» on a law's first lines
 _RFC = re.compile(r"Request for Comments:\s*(\d{1,5})")
 _RFC_COLON = re.compile(r"(?:^|\s)RFC:\s*(\d{1,5})\b")  # the 1981 layout «RFC: 793»
@@ -140,7 +141,8 @@ def derive_id(blocks: tuple[Block, ...], fallback: str) -> str:
     for text in head[:6]:  # the standard's own number opens a line; a ГОСТ it refers to does not
         if m := _GOST.match(text.lstrip('"«')):
             return " ".join(m.group(0).split())
-    if act := _act_id(head):
+    tail = [b.text for b in blocks[-_TAIL_BLOCKS:] if not b.editorial and not _AMENDMENTS.search(b.text)]
+    if act := _act_id(head, tail):
         return act
     if code := _code_id(head[:6]):
         return code
@@ -177,13 +179,20 @@ def register_subject(blocks: tuple[Block, ...]) -> str:
     return ""
 
 
-def _act_id(head: list[str]) -> str:
+def _act_id(head: list[str], tail: list[str]) -> str:
     for i, text in enumerate(head):
         kind = _ACT.match(text.strip())
         if not kind:
             continue
-        # «Указ … от 1 февраля 2024 г. № 763» near the top, or the signature block «1 февраля 2024 года № 763».
-        m = _ACT_NUMBER.search(" ".join(head[i : i + 3])) or _SIGNED_NUMBER.search(" ".join(head[i:]))
+        # «Указ … от 1 февраля 2024 г. № 763» near the top; the date and number printed above the act's name
+        # (a legal database's layout: «1 мая 2022 года» «N 250» «УКАЗ»); the signature block «Москва, Кремль
+        # 1 февраля 2024 года № 763» in the opening lines or at the document's end.
+        m = (
+            _ACT_NUMBER.search(" ".join(head[i : i + 3]))
+            or _SIGNED_NUMBER.search(" ".join(head[max(0, i - 3) : i]))
+            or _SIGNED_NUMBER.search(" ".join(head[i:]))
+            or _SIGNED_NUMBER.search(" ".join(tail))
+        )
         if not m:
             continue
         before = " ".join(head[: i + 1])
