@@ -80,13 +80,25 @@ def test_rebuild_is_idempotent(tmp_path: Path, regulation_pdf: Path) -> None:
     assert _git(root, "rev-parse", "HEAD") == head and _git(root, "status", "--porcelain") == ""
     after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts}
     assert before == after
+    (meta,) = shelf.metas(root)
+    assert meta.quality["id_source"] == "document"  # read from the law's opening lines, and read again
+
+
+def test_an_id_from_the_file_name_is_recorded_as_such_and_kept_by_rebuild(tmp_path: Path) -> None:
+    root = shelf.init(tmp_path / "s")
+    note = tmp_path / "regulations-of-the-lab.txt"
+    note.write_text("Lab rules\n\n1. Visitors sign in at the desk.\n2. Samples stay in the lab.\n", encoding="utf-8")
+    (doc,) = shelf.add(root, [note], DocOptions(source="", category="rules"), progress=_quiet)
+    assert (doc.id, doc.meta.quality["id_source"]) == ("regulations-of-the-lab", "file name")
+    assert shelf.rebuild(root, progress=_quiet) is False
 
 
 def test_rebuild_keeps_a_given_title_and_reads_a_documents_own_again(tmp_path: Path, regulation_pdf: Path) -> None:
     root = shelf.init(tmp_path / "s")
     shelf.add(root, [regulation_pdf], DocOptions(source="", category="laws", title="Мой заголовок"), progress=_quiet)
     (read,) = shelf.metas(root)
-    assert (read.title, read.quality["title_source"]) == ("Мой заголовок", "given")
+    sources = (read.quality["title_source"], read.quality["id_source"])
+    assert (read.title, *sources) == ("Мой заголовок", "given", "document")
     assert shelf.rebuild(root, progress=_quiet) is False  # given: kept as given
 
     # A title read from the document is read again (here: an older build's reading, edited into the meta).

@@ -99,7 +99,9 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     title, title_source = document_title(
         blocks, headings, given=options.title, metadata=converted.title, file_stem=stem
     )
-    doc_id = options.id or derive_id(blocks, stem)
+    found_id = "" if options.id else derive_id(blocks, "")
+    doc_id = options.id or found_id or stem
+    id_source = "given" if options.id else "document" if found_id else "file name"
     english = len(_LATIN.findall(title)) > len(_CYRILLIC.findall(title))
     category = category_path(options.category or config.default_category)
     slug = doc_slug(doc_id)
@@ -147,6 +149,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         sections=quality.section_view(records, files),
         meta=meta,
         title_source=title_source,
+        id_source=id_source,
     )
     meta = replace(meta, warnings=tuple(warnings), quality=report)
     if split:

@@ -133,6 +133,7 @@ def assess(
     sections: Sequence[Shelved],
     meta: DocMeta,
     title_source: str = "document",
+    id_source: str = "document",
 ) -> dict[str, Any]:
     """The quality record of one built document (see the module docstring); ``warnings`` says it in words.
 
@@ -164,6 +165,7 @@ def assess(
         "tables": tables,
         "unaligned_tables": unaligned,
         "title_source": title_source,
+        "id_source": id_source,
     }
     record["warnings"] = quality_warnings(record)
     return record

@@ -213,7 +213,6 @@ def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) ->
             opts = DocOptions(
                 source=src.name,
                 category=meta.category,
-                id=meta.id,
                 quality=meta.options["quality"],
                 split=meta.options["split"],
                 edition=meta.edition,
@@ -225,15 +224,22 @@ def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) ->
 
 
 def _rebuilt(data: bytes, opts: DocOptions, meta: DocMeta, config: ShelfConfig) -> BuiltDoc:
-    """The document built again: a title given with ``--title`` is kept, one read from the document is read
-    again (so a better reading reaches the shelf). A meta from before titles had a recorded source keeps
-    its title unless today's reading is the same title."""
-    source = (meta.quality or {}).get("title_source")
-    if source == "given":
-        return build_document(data, replace(opts, title=meta.title), config)
-    doc = build_document(data, opts, config)
-    if source is None and doc.title != meta.title:
-        doc = build_document(data, replace(opts, title=meta.title), config)
+    """The document built again. An id never changes (citations and paths name it), but where it was read
+    from the document it is read again, so the quality record still says where it came from. A title given
+    with ``--title`` is kept; one read from the document is read again, so a better reading reaches the
+    shelf; a meta from before titles had a recorded source keeps its title unless today's reading is the same."""
+    recorded = meta.quality or {}
+    given_id, given_title = recorded.get("id_source") == "given", recorded.get("title_source") == "given"
+    doc = build_document(
+        data, replace(opts, id=meta.id if given_id else "", title=meta.title if given_title else ""), config
+    )
+    id_moved = doc.id != meta.id
+    title_moved = recorded.get("title_source") is None and doc.title != meta.title
+    if id_moved or title_moved:
+        kept = replace(
+            opts, id=meta.id if given_id or id_moved else "", title=meta.title if given_title or title_moved else ""
+        )
+        doc = build_document(data, kept, config)
     return doc
 
 
