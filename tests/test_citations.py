@@ -228,3 +228,17 @@ def test_a_code_and_the_constitution_are_cited_the_way_lawyers_write(
         assert check.verdict == "ok", (ref, check.message)
     elsewhere = verify_quote(root, "Ширина береговой полосы составляет двадцать метров.", f"{doc_id} ст. 1")
     assert elsewhere.verdict == "wrong_clause"
+
+
+def test_the_acts_date_in_a_citation_is_checked_against_the_date_it_states(tmp_path: Path) -> None:
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "law.md"
+    preamble = "# О проверочных данных\n\n27 июля 2006 года N 999-ФЗ\n\n### Статья 1. Предмет\n\n"
+    body = "1. Настоящий закон регулирует отношения, связанные с обработкой проверочных данных.\n"
+    source.write_text(preamble + body + _MORE, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "laws", "999-ФЗ"), progress=lambda _m: None)
+    quote = "Настоящий закон регулирует отношения, связанные с обработкой проверочных данных."
+    for ref in ("Федеральный закон от 27.07.2006 N 999-ФЗ ст. 1 ч. 1", "ст. 1 ч. 1 999-ФЗ от 27 июля 2006 г."):
+        assert verify_quote(root, quote, ref).verdict == "ok", ref
+    wrong = verify_quote(root, quote, "Федеральный закон от 28.07.2006 № 999-ФЗ ст. 1 ч. 1")
+    assert wrong.verdict == "unknown_ref" and "28.07.2006" in wrong.message and "27.07.2006 № 999-ФЗ" in wrong.message

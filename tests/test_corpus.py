@@ -189,7 +189,40 @@ def test_derived_ids(metas: dict[str, dict[str, Any]]) -> None:
         "RFC 8446",
         "RFC 4271",
         "RFC 1035",
+        "Указ № 250",  # its number printed above «УКАЗ»
+        "ВК РФ",  # a code, by its title (the repealed 1995 one is added as «ВК РФ 1995»)
+        "Конституция РФ",
     } <= ids
+
+
+@pytest.mark.parametrize(
+    ("quote", "ref"),
+    [
+        (
+            "Обработка персональных данных должна осуществляться с соблюдением принципов и правил",
+            "Федеральный закон от 27 июля 2006 г. N 152-ФЗ, ст. 6, ч. 1",
+        ),
+        (
+            "Организационные и технические меры по обеспечению безопасности значимого объекта",
+            "п. 18 Требований, утв. приказом ФСТЭК России от 25.12.2017 № 239",
+        ),
+        (
+            "Ширина береговой полосы водных объектов общего пользования составляет двадцать метров",
+            "ч. 6 ст. 6 Водного кодекса РФ от 03.06.2006 № 74-ФЗ",
+        ),
+        ("Каждый имеет право на свободу и личную неприкосновенность.", "ч. 1 ст. 22 Конституции РФ"),
+    ],
+)
+def test_formal_citations_of_real_acts_verify(corpus_shelf: Path, quote: str, ref: str) -> None:
+    """The way a lawyer writes the reference in full: the act's date and number, its issuer «России», a part
+    named in the genitive, a code by its name; the date is checked against the one the act states."""
+    from docshelf.text.verify import verify_quote
+
+    assert verify_quote(corpus_shelf, quote, ref).verdict == "ok", ref
+    wrong = re.sub(r"\b(?:27 июля 2006|25\.12\.2017|03\.06\.2006)\b", "01.02.2003", ref)
+    if wrong != ref:
+        check = verify_quote(corpus_shelf, quote, wrong)
+        assert check.verdict == "unknown_ref" and "01.02.2003" in check.message
 
 
 def test_rfc_sections_are_numbered_clauses(metas: dict[str, dict[str, Any]]) -> None:

@@ -14,7 +14,6 @@ from docshelf.law import docids
         ("1-ФКЗ", ["ФКЗ-1"]),
         ("273-1-ФЗ", ["ФЗ-273-1"]),
         ("152-ФЗ (ред. 08.08.2024)", []),  # an edition's id: its act is found by EDITION_SUFFIX first
-        ("Приказ ФСТЭК № 239", []),
         ("RFC 4271", []),
     ],
 )
@@ -70,3 +69,37 @@ def test_a_codes_id_is_read_from_its_title(lines: list[str], doc_id: str) -> Non
     from docshelf.model import Block
 
     assert docids.derive_id(tuple(Block(t) for t in lines), "file-name") == doc_id
+
+
+def test_an_issuers_act_is_also_cited_with_russia_and_without_its_kind() -> None:
+    assert docids.id_spellings("Приказ ФСТЭК № 239") == [
+        "Приказ ФСТЭК России № 239",
+        "ФСТЭК России № 239",
+        "ФСТЭК № 239",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ref", "said"),
+    [
+        ("Федеральный закон от 27.07.2006 № 152-ФЗ ст. 6", ((27, 7, 2006), "152-ФЗ")),
+        ("приказ от 11 февраля 2013 г. N 17 п. 3", ((11, 2, 2013), "17")),
+        ("ВК РФ от 03.06.2006 ст. 6", ((3, 6, 2006), "")),
+        ("152-ФЗ ст. 6", None),
+    ],
+)
+def test_the_date_a_citation_gives_an_act(ref: str, said: docids.Dated | None) -> None:
+    found = docids.cited_date(ref)
+    assert (found[1] if found else None) == said
+    if found:
+        (start, end) = found[0]
+        assert ref[start:end].startswith("от ") and not any(ch in ref[start:end] for ch in "№N")
+
+
+def test_the_date_an_act_states_beside_its_own_number_not_its_amendments() -> None:
+    text = (
+        "27 июля 2006 года\n\nN 152-ФЗ\n\n> (в ред. Федеральных законов от 25.11.2009 N 266-ФЗ)\n"
+        "(в ред. Федерального закона от 30.12.2020 N 519-ФЗ)\nМосква, Кремль 27 июля 2006 года N 152-ФЗ"
+    )
+    assert docids.stated_dates(text, "152-ФЗ") == {((27, 7, 2006), "152-ФЗ")}
+    assert docids.stated_dates("Москва, Кремль 3 июня 2006 года N 74-ФЗ", "ВК РФ") == {((3, 6, 2006), "74-ФЗ")}

@@ -170,3 +170,11 @@ def test_editorial_mark_round_trip() -> None:
 def test_clause_ids_the_corpus_tables_hold(citation: str, clause: str) -> None:
     """Ids the sweep found unreadable once: a measure in an article's table, ASVS-ru «п. C.11», a word number."""
     assert grammar.parse_citation(citation).clause() == clause
+
+
+@pytest.mark.parametrize("said", ["Требования", "Требований", "требованиям", "Требованиях"])
+def test_a_part_is_named_in_any_case(said: str) -> None:
+    from docshelf.law.grammar import parse_citation
+
+    parsed = parse_citation(f"п. 18 {said}, утв. приказом", names=frozenset({"Требования"}))
+    assert (parsed.name, parsed.unread, parsed.clause()) == ("Требования", (), "п. 18")

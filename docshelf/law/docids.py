@@ -47,6 +47,7 @@ CODES = {
     "кодекс внутреннего водного транспорта": "КВВТ РФ",
     "конституция": "Конституция РФ",
 }
+_ISSUED = re.compile(r"^(Приказ|Постановление|Распоряжение)\s+(\S+)\s+№\s+(\S+)$")
 _COUNTRY = re.compile(r"\s+(?:российской федерации|рф)\b")
 _NOUN_CASES = {"кодекс": ("кодекс", "кодекса", "кодексу", "кодексом", "кодексе"),
                "конституция": ("конституция", "конституции", "конституцию", "конституцией")}  # fmt: skip
@@ -64,6 +65,9 @@ def id_spellings(doc_id: str) -> list[str]:
     any case, with or without «РФ» / «Российской Федерации» («Водного кодекса РФ» for «ВК РФ»); [] for others."""
     if m := LAW_ID.match(doc_id):
         return [f"{m.group(2)}-{m.group(1)}"]
+    if m := _ISSUED.match(doc_id):  # «(приказом) ФСТЭК России № 239»: the kind in any case, or left out
+        kind, issuer, number = m.groups()
+        return [f"{kind} {issuer} России № {number}", f"{issuer} России № {number}", f"{issuer} № {number}"]
     name = next((n for n, code in CODES.items() if code == doc_id), None)
     if name is None:
         return []
@@ -94,6 +98,45 @@ def _adjective(word: str, case: int) -> str:
         return word
     base, soft = word[:-2], word.endswith("ий") and word[-3] in "кгх"
     return base + ("ого", "ому", "им" if soft else "ым", "ом")[case - 1]
+
+
+# An act's date as a citation gives it, with the act's number after it or not: «от 27.07.2006 № 152-ФЗ»,
+# «от 27 июля 2006 г.»; and as the act states it beside its number: «27 июля 2006 года N 152-ФЗ».
+_MONTHS = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
+           "ноября", "декабря")  # fmt: skip
+_DATE = (
+    rf"(?:(\d{{1,2}})\.(\d{{1,2}})\.(\d{{4}})|(\d{{1,2}})\s+({'|'.join(_MONTHS)})\s+(\d{{4}}))"
+    r"\s*(?:г\.|года|г(?!\w))?"
+)
+_NUMBERED = r"\s*(?:N|№)\s*(\d+(?:-\d+)?(?:-[^\W\d_]{1,4})?)"
+# the date alone is the span; the number after it (the document's id, or a code's law number) is only seen
+_CITED_DATE = re.compile(rf"(?<!\w)от\s+{_DATE}(?=(?:{_NUMBERED})?)", re.IGNORECASE)
+_STATED_DATE = re.compile(rf"{_DATE}{_NUMBERED}", re.IGNORECASE)
+_OWN_NUMBER = re.compile(r"\d+(?:-\d+)?(?:-[^\W\d_]{1,4})?")
+Dated = tuple[tuple[int, int, int], str]  # (day, month, year), the act's number («» when not given)
+
+
+def _when(m: re.Match[str]) -> tuple[int, int, int]:
+    if m.group(1):
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    return int(m.group(4)), _MONTHS.index(m.group(5).lower()) + 1, int(m.group(6))
+
+
+def cited_date(ref: str) -> tuple[tuple[int, int], Dated] | None:
+    """The span of an act's date in a citation («от 03.06.2006») and its reading, with the number after it
+    («74-ФЗ», or «» when none follows), or None."""
+    m = _CITED_DATE.search(ref)
+    return None if m is None else ((m.start(), m.end()), (_when(m), (m.group(7) or "").upper()))
+
+
+def stated_dates(text: str, doc_id: str) -> set[Dated]:
+    """The dates a document's text gives itself beside its number («27 июля 2006 года N 152-ФЗ»), with that
+    number: the number in ``doc_id`` when it has one (152-ФЗ, Приказ ФСТЭК № 239), else any; never the dates
+    of amending acts, which editorial lines and «(в ред. …)» lists give."""
+    own = _OWN_NUMBER.search(doc_id)
+    said = "\n".join(ln for ln in text.splitlines() if not ln.startswith(">") and not _AMENDMENTS.search(ln))
+    found = {(_when(m), m.group(7).upper()) for m in _STATED_DATE.finditer(said)}
+    return {(w, n) for w, n in found if own is None or n == own.group(0).upper()}
 
 
 # --- as a document names itself on its first lines ------------------------------------------------

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from docshelf.law.lexicon import name_forms
+
 # Letter-spaced headings («С т а т ь я  1.») appear in preformatted texts: allow one space between letters.
 _SP = r"\s?"
 
@@ -315,7 +317,8 @@ FILLER_WORDS = frozenset(
     "of the in to в к из от федеральный федерального федеральным закон закона законом кодекс кодекса "
     "приказ приказа приказом постановление постановления постановлением указ указа указом правительства "
     "президента российской федерации рф россии фстэк фсб requirement requirements control rfc "
-    "standard стандарт стандарта гост nist sp".split()
+    "standard стандарт стандарта гост nist sp утв утвержден утверждены утвержденных утвержденные утвержденного "
+    "утвержденной утвержденным".split()
 )
 _SKIP = re.compile(r"[\s,;:()\[\]/–—−-]+|[.№]+(?=\s|$)|№|\bN(?=\s*\d)")
 _WORD_AT = re.compile(r"[^\s,;:()\[\]]+")
@@ -346,7 +349,7 @@ def parse_citation(text: str, *, english: bool = False, names: frozenset[str] = 
     unread: list[str] = []
     repeated: list[str] = []
     bare: list[str] = []
-    folded_names = {n.casefold(): n for n in names}
+    folded_names = {form: n for n in names for form in name_forms(n)}
     name = ""
     pos = 0
     while pos < len(text):

@@ -10,3 +10,16 @@ COMPOUND_HEADS = frozenset(
     "научно технико социально военно финансово организационно информационно программно аппаратно "
     "историко административно".split()
 )
+
+
+def name_forms(name: str) -> set[str]:
+    """A part's name in the cases a citation puts it in: «п. 1 Требований», «Правилами», «Методики»."""
+    n = name.casefold()
+    base = n[:-1]
+    if n.endswith("ия"):  # «требования» (plural) or «инструкция» (singular)
+        return {n, *(base + e for e in ("й", "ям", "ями", "ях", "и", "ю", "ей"))}
+    if n.endswith("ие"):  # «положение»
+        return {n, *(base + e for e in ("я", "ю", "ем", "и"))}
+    if n.endswith("а"):  # «правила» (plural) or «методика» (singular)
+        return {n, *(base + e for e in ("", "ам", "ами", "ах", "ы", "и", "е", "у", "ой"))}
+    return {n}

@@ -23,6 +23,7 @@ from docshelf.law import docids, grammar
 from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
 from docshelf.records import DocMeta, SectionMeta
+from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at, safe_path
 
 WHOLE = 1 << 62  # end offset of a target that is a whole section
@@ -134,9 +135,36 @@ def _in_force(meta: DocMeta, as_of: date | None) -> bool:
 def _without_id(ref: str, key: str) -> str:
     """The citation with the part that spelled the document key cut out («ПП 1119» is not «пп. 1119»)."""
     gap = r"(?:[\W_]|№|N\s)*?"
-    pattern = gap.join(re.escape(ch) for ch in key)
+    pattern = r"(?:(?:№|N)\s*)?" + gap.join(re.escape(ch) for ch in key)  # «N 152-ФЗ»: the sign goes with it
     m = re.search(pattern, ref, re.IGNORECASE)
     return ref if m is None else ref[: m.start()] + " " + ref[m.end() :]
+
+
+def _without_stated_number(root: Path, commit: str, meta: DocMeta, ref: str, dated: docids.Dated, rest: str) -> str:
+    """Check the act's date a citation gives against the dates the document states beside its number (its
+    opening or signature lines) or records as adopted; the citation without the number that followed the date
+    (a code's law number, «№ 74-ФЗ»). A date the document does not state is refused, never read past:
+    «от 01.01.2000 № 152-ФЗ» is not 152-ФЗ."""
+    when, number = dated
+    paths = dict.fromkeys(s.path for s in (meta.sections[:1] + meta.sections[-1:]))
+    text = "\n".join([meta.title, *(gitrepo.read(root, p, commit).decode("utf-8") for p in paths)])
+    stated = docids.stated_dates(text, meta.id)
+    adopted = meta.edition.get("adopted") if isinstance(meta.edition, dict) else None
+    if adopted and re.fullmatch(r"\d{4}-\d{2}-\d{2}", adopted):
+        year, month, day = map(int, adopted.split("-"))
+        stated.add(((day, month, year), ""))
+    numbers = {n for w, n in stated if w == when}  # what the document numbers itself on that date
+    if not number or _key(number) in _key(meta.id):  # no number, or the document's id (already read)
+        if numbers:
+            return rest
+    elif number in numbers:  # a code's law number: «Водный кодекс РФ от 03.06.2006 № 74-ФЗ»
+        return re.sub(rf"(?:N|№)?\s*{re.escape(number)}", " ", rest, count=1, flags=re.IGNORECASE)
+    said = f"{when[0]:02}.{when[1]:02}.{when[2]}" + (f" № {number}" if number else "")
+    states = ", ".join(sorted(f"{d:02}.{m:02}.{y}" + (f" № {n}" if n else "") for (d, m, y), n in stated))
+    raise CitationError(
+        f"{meta.id}: the reference {ref!r} dates the act {said}, but the document states "
+        f"{states or 'no date beside its number'}. Cite it without the date, or with the date it states."
+    )
 
 
 def _matched_key(meta: DocMeta, ref: str) -> str:
@@ -223,12 +251,17 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     metas = metas_at(root, commit)
     if ref.startswith("docs/"):
         return _resolve_path(metas, ref, commit)
-    meta, others, note = find_document(metas, ref, as_of)
+    # «Приказ ФСТЭК России от 25.12.2017 № 239»: the act's date stands between the words of its id
+    dated = docids.cited_date(ref)
+    undated = ref if dated is None else ref[: dated[0][0]] + " " + ref[dated[0][1] :]
+    meta, others, note = find_document(metas, undated, as_of)
     if meta is None:
         known = ", ".join(sorted(m.id for m in metas)[:30])
         raise CitationError(f"No document on the shelf matches {ref!r}. Documents: {known}.")
     english = meta.english
-    rest = _without_id(ref, _matched_key(meta, ref))
+    rest = _without_id(undated, _matched_key(meta, undated))
+    if dated is not None:
+        rest = _without_stated_number(root, commit, meta, ref, dated[1], rest)
     parsed = grammar.parse_citation(rest, english=english, names=_parts(meta))
     problems = []
     if parsed.unread:
