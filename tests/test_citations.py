@@ -242,3 +242,19 @@ def test_the_acts_date_in_a_citation_is_checked_against_the_date_it_states(tmp_p
         assert verify_quote(root, quote, ref).verdict == "ok", ref
     wrong = verify_quote(root, quote, "Федеральный закон от 28.07.2006 № 999-ФЗ ст. 1 ч. 1")
     assert wrong.verdict == "unknown_ref" and "28.07.2006" in wrong.message and "27.07.2006 № 999-ФЗ" in wrong.message
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "ч. 1 ст. 2 Закона о проверочных данных",
+        "ст. 2 ч. 1 Федерального закона «О проверочных данных»",
+        'ФЗ "О проверочных данных" ст. 2 ч. 1',
+        "Федеральный закон № 999-ФЗ «О проверочных данных», ст. 2, ч. 1",
+    ],
+)
+def test_a_federal_law_is_cited_by_its_title(editions: tuple[Path, str], ref: str) -> None:
+    root, commit = editions
+    res = resolve_ref(root, ref, commit)
+    assert (res.doc_id, res.clause) == ("999-ФЗ (ред. 01.02.2024)", "ст. 2 ч. 1")  # the edition in force
+    assert verify_quote(root, f"Оператор обязан {_NEW_DUTY}", ref, at=commit).verdict == "ok"

@@ -103,3 +103,18 @@ def test_the_date_an_act_states_beside_its_own_number_not_its_amendments() -> No
     )
     assert docids.stated_dates(text, "152-ФЗ") == {((27, 7, 2006), "152-ФЗ")}
     assert docids.stated_dates("Москва, Кремль 3 июня 2006 года N 74-ФЗ", "ВК РФ") == {((3, 6, 2006), "74-ФЗ")}
+
+
+@pytest.mark.parametrize(
+    ("doc_id", "title", "named"),
+    [
+        ("152-ФЗ", "О ПЕРСОНАЛЬНЫХ ДАННЫХ", "О ПЕРСОНАЛЬНЫХ ДАННЫХ"),
+        ("149-ФЗ (ред. 2024)", "Об информации, информационных технологиях и о защите информации",
+         "Об информации, информационных технологиях и о защите информации"),
+        ("123-ФЗ", "О внесении изменений в отдельные законодательные акты", None),  # many laws share it
+        ("ПП 1119", "Об утверждении требований к защите персональных данных", None),  # not a federal law
+        ("1-ФКЗ", "О правительстве", None),  # two words: too general to name a law by
+    ],
+)  # fmt: skip
+def test_a_federal_law_may_be_named_by_its_subject_title(doc_id: str, title: str, named: str | None) -> None:
+    assert docids.law_title(doc_id, title) == named

@@ -47,10 +47,24 @@ CODES = {
     "кодекс внутреннего водного транспорта": "КВВТ РФ",
     "конституция": "Конституция РФ",
 }
+_SUBJECT_TITLE = re.compile(r"^(?:О|Об|Обо)\s", re.IGNORECASE)
+_AMENDING_TITLE = re.compile(r"^О\s+внесении\b", re.IGNORECASE)
 _ISSUED = re.compile(r"^(Приказ|Постановление|Распоряжение)\s+(\S+)\s+№\s+(\S+)$")
 _COUNTRY = re.compile(r"\s+(?:российской федерации|рф)\b")
 _NOUN_CASES = {"кодекс": ("кодекс", "кодекса", "кодексу", "кодексом", "кодексе"),
                "конституция": ("конституция", "конституции", "конституцию", "конституцией")}  # fmt: skip
+
+
+def law_title(doc_id: str, title: str) -> str | None:
+    """A federal law's title when citations may name the law by it («ст. 6 Закона о персональных данных»,
+    «Федерального закона «Об информации, …»»): a subject title of three words or more; not an amending law's
+    «О внесении изменений …», which many laws share."""
+    if not LAW_ID.match(EDITION_SUFFIX.sub("", doc_id)):
+        return None
+    said = " ".join(title.split())
+    if _SUBJECT_TITLE.match(said) and not _AMENDING_TITLE.match(said) and len(said.split()) >= 3:
+        return said
+    return None
 
 
 def without_country(doc_id: str) -> str:

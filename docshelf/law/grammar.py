@@ -314,13 +314,13 @@ CITE_ORDER = (
 GROUP_SLOTS = frozenset({"division", "chapter"})  # name a group of sections, not a clause span
 # Words that name the kind of document or join the parts of a reference: they carry no clause.
 FILLER_WORDS = frozenset(
-    "of the in to в к из от федеральный федерального федеральным закон закона законом кодекс кодекса "
+    "of the in to в к из от федеральный федерального федеральным закон закона законом фз кодекс кодекса "
     "приказ приказа приказом постановление постановления постановлением указ указа указом правительства "
     "президента российской федерации рф россии фстэк фсб requirement requirements control rfc "
     "standard стандарт стандарта гост nist sp утв утвержден утверждены утвержденных утвержденные утвержденного "
     "утвержденной утвержденным".split()
 )
-_SKIP = re.compile(r"[\s,;:()\[\]/–—−-]+|[.№]+(?=\s|$)|№|\bN(?=\s*\d)")
+_SKIP = re.compile(r"[\s,;:()\[\]/–—−«»“”„\"-]+|[.№]+(?=\s|$)|№|\bN(?=\s*\d)")  # quotes: a title's, cut out
 _WORD_AT = re.compile(r"[^\s,;:()\[\]]+")
 
 

@@ -58,7 +58,8 @@ def _id_keys(doc_id: str) -> list[str]:
 
 
 def _own_keys(meta: DocMeta) -> list[str]:
-    return _id_keys(meta.id)
+    named = docids.law_title(meta.id, meta.title)  # «ст. 6 Закона о персональных данных»
+    return _id_keys(meta.id) + ([_key(named)] if named else [])
 
 
 def _act_keys(meta: DocMeta) -> list[str]:
@@ -120,7 +121,7 @@ def find_document(
     others = [m.id for _n, _o, m in ordered[1:]]
     if _in_force(chosen, as_of):
         why = f"it is the edition in force on {(as_of or date.today()).isoformat()}"
-    elif ordered[0][1]:
+    elif ordered[0][1] and not all(own for _n, own, _m in ordered[1:]):
         why = "the citation spells its id; no edition status is recorded to prefer another"
     else:
         why = "it is the newest edition; no edition status is recorded"
@@ -167,10 +168,10 @@ def _without_stated_number(root: Path, commit: str, meta: DocMeta, ref: str, dat
     )
 
 
-def _matched_key(meta: DocMeta, ref: str) -> str:
+def _matched_keys(meta: DocMeta, ref: str) -> list[str]:
+    """The document's keys the citation spells, longest first."""
     ref_key = _key(ref)
-    keys = [k for k in _own_keys(meta) + _act_keys(meta) if k and k in ref_key]
-    return max(keys, key=len) if keys else ""
+    return sorted({k for k in _own_keys(meta) + _act_keys(meta) if k and k in ref_key}, key=len, reverse=True)
 
 
 def _parts(meta: DocMeta) -> frozenset[str]:
@@ -259,7 +260,10 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         known = ", ".join(sorted(m.id for m in metas)[:30])
         raise CitationError(f"No document on the shelf matches {ref!r}. Documents: {known}.")
     english = meta.english
-    rest = _without_id(undated, _matched_key(meta, undated))
+    rest = undated
+    for key in _matched_keys(meta, undated):  # «152-ФЗ «О персональных данных»»: the id and the title both go
+        if key in _key(rest):
+            rest = _without_id(rest, key)
     if dated is not None:
         rest = _without_stated_number(root, commit, meta, ref, dated[1], rest)
     parsed = grammar.parse_citation(rest, english=english, names=_parts(meta))
