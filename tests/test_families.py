@@ -120,3 +120,35 @@ def test_a_bold_heading_wrapped_onto_a_second_line_is_joined_without_an_outline(
     )
     (heading,) = find_headings(clean(blocks))
     assert heading.text == "III. Работы и услуги по содержанию иного общего имущества в многоквартирном доме"
+
+
+def test_requirements_numbered_in_three_levels_are_paragraphs_and_clauses(tmp_path: Path) -> None:
+    """NIST SP 800-171 sets its requirements line after line with no gap between them («3.1.1 Limit …»
+    «3.1.2 Limit …»): each is its own paragraph and clause («§3.1.2»), and a short one in sentence case
+    («3.1.3 Limit unsuccessful logon attempts.») is not a heading."""
+    familygen.register_fonts()
+    flow = familygen._Flow(left=72.0, right=60.0, top=80.0, bottom=70.0)
+    familygen._heading(flow, "3 The Requirements", 14)
+    familygen._body(flow, "This chapter lists the security requirements. " * 3)
+    familygen._heading(flow, "3.1 Access Control")
+    familygen._body(flow, "Basic Security Requirements:")
+    requirements = [
+        "3.1.1 Limit system access to authorized users, processes acting on behalf of authorized users, or "
+        "devices (including other systems).",
+        "3.1.2 Limit system access to the types of transactions and functions that authorized users are "
+        "permitted to execute.",
+        "3.1.3 Limit unsuccessful logon attempts.",
+        "3.1.4 Separate the duties of individuals to reduce the risk of malevolent activity without collusion.",
+    ]
+    for text in requirements:
+        flow.paragraph(text, size=10, indent=0, after=0)
+    familygen._heading(flow, "3.2 Awareness and Training")
+    familygen._body(flow, "Ensure that managers are made aware of the security risks. " * 3)
+    meta = {"title": "", "author": "DocShelf test suite", "lang": "en-US"}
+    source = tmp_path / "requirements.pdf"
+    source.write_bytes(familygen._render(flow.pages, familygen._sp_chrome, meta, outline=False))
+    doc = build_document(source.read_bytes(), DocOptions(source=source.name), ShelfConfig())
+    ids = [c.id for s in doc.meta.sections for c in s.clauses]
+    assert [i for i in ids if i.startswith("§3.1")] == ["§3.1", "§3.1.1", "§3.1.2", "§3.1.3", "§3.1.4"]
+    text = "".join(doc.files[s.path] for s in doc.meta.sections)
+    assert "\n\n3.1.3 Limit unsuccessful logon attempts.\n\n" in text and "# 3.1.3" not in text

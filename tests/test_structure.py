@@ -373,3 +373,17 @@ def test_a_line_without_words_is_never_a_heading_or_a_title() -> None:
     assert guess_title(blocks, headings, "file-name") == "file-name"  # not the phone number: the caller's fallback
     titled = (Block("Положение о приёме обращений", bold=True), *blocks)
     assert guess_title(titled, find_headings(titled), "file-name") == "Положение о приёме обращений"
+
+
+def test_a_short_numbered_sentence_is_not_a_heading_but_a_short_titled_line_with_a_period_is() -> None:
+    blocks = (
+        Block("1. Introduction"),
+        Block("This document describes the protocol and its messages in detail for implementers."),
+        Block("2. BGP Error Handling."),  # RFC style: a title that ends with a period
+        Block("An error is reported with a NOTIFICATION message and the connection is closed."),
+        Block("3. Limit unsuccessful logon attempts."),  # a requirement, in sentence case
+        Block("4. Security Considerations"),
+        Block("The protocol relies on the transport for its security."),
+    )
+    titles = [blocks[h.index].text for h in find_headings(blocks)]
+    assert "2. BGP Error Handling." in titles and "3. Limit unsuccessful logon attempts." not in titles

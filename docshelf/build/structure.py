@@ -79,12 +79,21 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
     depth = number.count(".") + 1
     styled = block.bold or block.size >= 1.1 or block.kind == "heading"
     # English manuals and RFCs sometimes end a short heading with a period («6. BGP Error Handling.»).
-    latin_short = not _CYR.search(text) and len(text.split()) <= 8
+    # A sentence is not: «3.1.8 Limit unsuccessful logon attempts.» is a requirement (NIST SP 800-171), its
+    # words in sentence case where a title capitalises them.
+    latin_short = not _CYR.search(text) and len(text.split()) <= 8 and not (text.endswith(".") and _sentence_case(text))
     ends = (";", ",", ":") if latin_short else SENTENCE_END
     short_title = len(text) <= 100 and not text.endswith(ends) and not text[len(number) :].lstrip(". ")[:1].islower()
     if (styled and len(text) <= 200 and not text.endswith(";")) or short_title:
         return "num", rank + depth, number
     return None
+
+
+def _sentence_case(text: str) -> bool:
+    """Whether most words of four letters or more after the first are lower case («Limit unsuccessful logon
+    attempts.»), as in a sentence and not a title («BGP Error Handling.»)."""
+    words = [w for w in re.findall(r"[^\W\d_]{4,}", text)[1:]]
+    return bool(words) and sum(w[0].islower() for w in words) * 2 > len(words)
 
 
 def _toc_runs(blocks: tuple[Block, ...], candidates: dict[int, tuple[str, int, str]]) -> set[int]:

@@ -159,7 +159,8 @@ def _trim(text: str, end: int) -> int:
 def _clause_of(text: str, kind: str) -> tuple[int, str] | None:
     """(depth, label) when a paragraph opens a clause: a part, an item, a point, an annex measure row."""
     if kind == "rfc":
-        return None
+        m = g.REQUIREMENT_START.match(text)
+        return (m.group(1).count(".") + 1, g.section_id(m.group(1))) if m else None
     if m := g.PART_DOT.match(text):
         number = m.group(1)
         if kind == "law":

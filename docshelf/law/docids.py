@@ -49,10 +49,19 @@ CODES = {
 }
 _SUBJECT_TITLE = re.compile(r"^(?:О|Об|Обо)\s", re.IGNORECASE)
 _AMENDING_TITLE = re.compile(r"^О\s+внесении\b", re.IGNORECASE)
+_NIST_ID = re.compile(r"^NIST SP (\S+?)(?: Rev\. (\d+))?$")
 _ISSUED = re.compile(r"^(Приказ|Постановление|Распоряжение)\s+(\S+)\s+№\s+(\S+)$")
 _COUNTRY = re.compile(r"\s+(?:российской федерации|рф)\b")
 _NOUN_CASES = {"кодекс": ("кодекс", "кодекса", "кодексу", "кодексом", "кодексе"),
                "конституция": ("конституция", "конституции", "конституцию", "конституцией")}  # fmt: skip
+
+
+def act_of(doc_id: str) -> str:
+    """The act an id is an edition, a format or a revision of («152-ФЗ» for «152-ФЗ (ред. 08.08.2024)», «RFC
+    4271» for «RFC 4271 (txt)», «NIST SP 800-53» for «NIST SP 800-53 Rev. 3»): a citation of it names them all."""
+    act = EDITION_SUFFIX.sub("", doc_id)
+    m = _NIST_ID.match(act)
+    return f"NIST SP {m.group(1)}" if m and m.group(2) else act
 
 
 def law_title(doc_id: str, title: str) -> str | None:
@@ -79,6 +88,12 @@ def id_spellings(doc_id: str) -> list[str]:
     any case, with or without «РФ» / «Российской Федерации» («Водного кодекса РФ» for «ВК РФ»); [] for others."""
     if m := LAW_ID.match(doc_id):
         return [f"{m.group(2)}-{m.group(1)}"]
+    if m := _NIST_ID.match(doc_id):  # «SP 800-53 Rev 3», «NIST 800-53 Revision 3», «NIST SP 800-53r3»
+        number, revision = m.groups()
+        bases = [f"NIST SP {number}", f"SP {number}", f"NIST {number}", f"NIST Special Publication {number}"]
+        if revision is None:
+            return bases[1:]
+        return [f"{b}{r}" for b in bases for r in (f" Rev. {revision}", f" Revision {revision}", f"r{revision}")][1:]
     if m := _ISSUED.match(doc_id):  # «(приказом) ФСТЭК России № 239»: the kind in any case, or left out
         kind, issuer, number = m.groups()
         return [f"{kind} {issuer} России № {number}", f"{issuer} России № {number}", f"{issuer} № {number}"]

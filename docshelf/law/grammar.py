@@ -109,9 +109,12 @@ WRAPPED_PARAGRAPH_START = re.compile(
 )
 # The same for lines of a PDF page (where «-» and «•» also open list items).
 PDF_PARAGRAPH_START = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)]\s|[а-яa-z]\)\s|\(\d{1,2}\)\s|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
+    r"^(?:\d+(?:\.\d+)*[.)]\s|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\(\d{1,2}\)\s|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
     r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
 )
+# A numbered requirement opening its paragraph in an English standard: «3.1.1 Limit system access …» (NIST SP
+# 800-171): three levels or more, then a capital; a clause inside its section («§3.1.1» in «§3.1»).
+REQUIREMENT_START = re.compile(r"^(\d+(?:\.\d+){2,})\s+(?=[A-Z])")
 # A numbered section title on its own line (RFC and standard layouts), and one run into its text.
 NUMBERED_TITLE = re.compile(rf"^{SECTION_NUMBER}\.?\s+[A-ZА-ЯЁ][^.;:]{{0,80}}$")
 RUN_IN_TITLE = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+[A-Z][^.;:]{2,80}?)(\s{6,})(\S.*)$")

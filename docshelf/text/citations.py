@@ -64,7 +64,7 @@ def _own_keys(meta: DocMeta) -> list[str]:
 
 def _act_keys(meta: DocMeta) -> list[str]:
     """Keys of the act a document is an edition or format of: its id without a trailing «(ред. …)»."""
-    act = docids.EDITION_SUFFIX.sub("", meta.id)
+    act = docids.act_of(meta.id)
     if act == meta.id or not act:
         return []
     return _id_keys(act)
@@ -226,6 +226,14 @@ def _group_ids(section: SectionMeta, english: bool) -> set[str]:
     return ids
 
 
+def _headed(meta: DocMeta, targets: list[Target]) -> list[Target]:
+    """The places in the section the label heads, when it also labels a row elsewhere: «AC-2» is the control
+    «AC-2 ACCOUNT MANAGEMENT», not its line in an appendix's baseline table."""
+    by_path = {s.path: s.clause for s in meta.sections}
+    headed = [t for t in targets if by_path.get(t.path) == t.clause]
+    return headed or targets
+
+
 def _ambiguity(meta: DocMeta, targets: list[Target]) -> str:
     """A note when one clause id labels places in unrelated sections (a build defect, e.g. list items)."""
     if len(targets) <= 1:
@@ -291,6 +299,7 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
             if not any(t.path in inside for t in targets):
                 raise CitationError(f"{meta.id}: «{named}» is not inside «{' '.join(groups)}» (read from {ref!r}).")
             targets = [t for t in targets if t.path in inside]
+        targets = _headed(meta, targets)
         if ambiguous := _ambiguity(meta, targets):
             return Resolution(meta.id, named, "document", targets, others, [*notes, ambiguous])
         return Resolution(meta.id, targets[0].clause, "clause", targets, others, notes)

@@ -248,9 +248,12 @@ def _passage(root: Path, commit: str, t: Target, lo: int, hi: int, quote: str, r
             "diff": word_diff(quote, passage)}  # fmt: skip
 
 
-def _ok_message(resolution: Resolution, clause: str) -> str:
-    """What an ``ok`` proves, in words: the level, and the clause to cite when it was not the clause itself."""
+def _ok_message(resolution: Resolution, clause: str, path: str) -> str:
+    """What an ``ok`` proves, in words: the level, and the clause to cite when it was not the clause itself
+    (by its section path where the document uses that label in more than one place)."""
     cite = f" Cite the innermost clause: «{resolution.doc_id} {clause}»." if clause else ""
+    if clause and resolution.level == "document" and resolution.clause:
+        cite = f" Cite it by its section, which proves the clause: «{path}#{clause}»."
     if resolution.level == "clause":
         return "The quote is verbatim in the cited clause."
     if resolution.level == "section":
@@ -310,7 +313,7 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
             break
     if here is not None and here[1].spans is not None and not here[1].negation:
         hit = _ok(root, commit, here[0], here[1].spans)
-        message = _ok_message(resolution, hit.clause)
+        message = _ok_message(resolution, hit.clause, here[0].path)
         return hit.model_copy(
             update={
                 "ref": ref,
