@@ -258,3 +258,34 @@ def test_a_federal_law_is_cited_by_its_title(editions: tuple[Path, str], ref: st
     res = resolve_ref(root, ref, commit)
     assert (res.doc_id, res.clause) == ("999-ФЗ (ред. 01.02.2024)", "ст. 2 ч. 1")  # the edition in force
     assert verify_quote(root, f"Оператор обязан {_NEW_DUTY}", ref, at=commit).verdict == "ok"
+
+
+_SP = """# Sample Guidelines for Testing Shelves
+
+## 3.1 Access Control
+
+3.1.1 Limit system access to authorized users, processes acting on behalf of authorized users, or devices.
+
+3.1.2 Limit system access to the types of transactions that authorized users are permitted to execute.
+
+## 3.2 Awareness and Training
+
+3.2.1 Ensure that managers and users are made aware of the security risks of their activities.
+{more}"""
+
+
+@pytest.mark.parametrize(
+    "ref",
+    ["NIST SP 800-999 Rev. 2 3.1.2", "SP 800-999 Rev 2, 3.1.2", "NIST 800-999 Revision 2 §3.1.2",
+     "Section 3.1.2 of NIST SP 800-999r2", "NIST SP 800-999 3.1.2"],
+)  # fmt: skip
+def test_a_nist_requirement_is_cited_the_ways_engineers_write_it(tmp_path: Path, ref: str) -> None:
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "sp.md"
+    more = "".join(f"\n## 3.{n} Family {n}\n\n3.{n}.1 Apply the sample control number {n} to every system.\n"
+                   for n in range(3, 15))  # fmt: skip
+    source.write_text(_SP.format(more=more), encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "standards", "NIST SP 800-999 Rev. 2"), progress=lambda _m: None)
+    quote = "Limit system access to the types of transactions that authorized users are permitted to execute."
+    check = verify_quote(root, quote, ref)
+    assert (check.verdict, check.message) == ("ok", "The quote is verbatim in the cited clause."), ref

@@ -270,3 +270,18 @@ def test_measure_codes_are_clauses(metas: dict[str, dict[str, Any]]) -> None:
     assert {"прил. 2 УПД.1", "прил. 2 ИАФ.1", "прил. 2 ЗИС.1"} <= ids17
     ids239 = {cid for s in _meta(metas, "ФСТЭК239.pdf")["sections"] for cid, _a, _b in s["clauses"]}
     assert {"прил. ИАФ.1", "прил. УПД.1"} <= ids239
+
+
+def test_a_control_labelled_twice_is_proven_for_the_document_and_its_section_path_offered(corpus_shelf: Path) -> None:
+    """NIST SP 800-53 Rev. 3 prints «AC-2 ACCOUNT MANAGEMENT» in its control catalogue (appendix F) and again in
+    its industrial-systems appendix (I): «AC-2» alone cannot say which, so the ok is for the document, and the
+    message gives the citation that proves the clause."""
+    from docshelf.text.verify import verify_quote
+
+    quote = "The organization employs automated mechanisms to support the management of information system accounts."
+    check = verify_quote(corpus_shelf, quote, "SP 800-53 Rev 3, AC-2")
+    assert check.verdict == "ok" and "document level only" in check.message
+    path = re.search(r"«(docs/[^«»]+#AC-2)»", check.message)
+    assert path is not None and verify_quote(corpus_shelf, quote, path.group(1)).message == (
+        "The quote is verbatim in the cited clause."
+    )

@@ -118,3 +118,11 @@ def test_the_date_an_act_states_beside_its_own_number_not_its_amendments() -> No
 )  # fmt: skip
 def test_a_federal_law_may_be_named_by_its_subject_title(doc_id: str, title: str, named: str | None) -> None:
     assert docids.law_title(doc_id, title) == named
+
+
+def test_a_nist_publication_is_cited_with_or_without_its_revision() -> None:
+    said = docids.id_spellings("NIST SP 800-53 Rev. 3")
+    assert {"SP 800-53 Rev. 3", "NIST 800-53 Revision 3", "NIST SP 800-53r3"} <= set(said)
+    assert docids.act_of("NIST SP 800-53 Rev. 3") == "NIST SP 800-53"  # «NIST SP 800-53 AC-2» names it too
+    assert docids.act_of("152-ФЗ (ред. 08.08.2024)") == "152-ФЗ"
+    assert docids.id_spellings("NIST SP 800-63A") == ["SP 800-63A", "NIST 800-63A", "NIST Special Publication 800-63A"]
