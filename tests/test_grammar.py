@@ -178,3 +178,19 @@ def test_a_part_is_named_in_any_case(said: str) -> None:
 
     parsed = parse_citation(f"п. 18 {said}, утв. приказом", names=frozenset({"Требования"}))
     assert (parsed.name, parsed.unread, parsed.clause()) == ("Требования", (), "п. 18")
+
+
+@pytest.mark.parametrize(
+    ("line", "opens"),
+    [
+        ("3.1.1 Limit system access to authorized users.", True),
+        ("4.4.2 IAL2 Trusted Referee Proofing Requirements ............................ 17", False),  # contents
+        ("4.4.2 IAL2 Trusted Referee . . . . . . . 17", False),
+        ("3.1 Access Control", False),  # a section heading's two levels, not a requirement's three
+        ("3.1.1 the rest of a sentence", False),
+    ],
+)
+def test_a_requirement_number_opens_a_clause_but_not_a_contents_line(line: str, opens: bool) -> None:
+    from docshelf.law.grammar import REQUIREMENT_START
+
+    assert (REQUIREMENT_START.match(line) is not None) is opens

@@ -114,7 +114,8 @@ PDF_PARAGRAPH_START = re.compile(
 )
 # A numbered requirement opening its paragraph in an English standard: «3.1.1 Limit system access …» (NIST SP
 # 800-171): three levels or more, then a capital; a clause inside its section («§3.1.1» in «§3.1»).
-REQUIREMENT_START = re.compile(r"^(\d+(?:\.\d+){2,})\s+(?=[A-Z])")
+# A line of a printed contents («4.4.2 IAL2 Trusted Referee Proofing ........ 17») is none.
+REQUIREMENT_START = re.compile(r"^(\d+(?:\.\d+){2,})\s+(?=[A-Z])(?!.*(?:\.\s?){4,})")
 # A numbered section title on its own line (RFC and standard layouts), and one run into its text.
 NUMBERED_TITLE = re.compile(rf"^{SECTION_NUMBER}\.?\s+[A-ZА-ЯЁ][^.;:]{{0,80}}$")
 RUN_IN_TITLE = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+[A-Z][^.;:]{2,80}?)(\s{6,})(\S.*)$")

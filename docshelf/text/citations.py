@@ -226,14 +226,6 @@ def _group_ids(section: SectionMeta, english: bool) -> set[str]:
     return ids
 
 
-def _headed(meta: DocMeta, targets: list[Target]) -> list[Target]:
-    """The places in the section the label heads, when it also labels a row elsewhere: «AC-2» is the control
-    «AC-2 ACCOUNT MANAGEMENT», not its line in an appendix's baseline table."""
-    by_path = {s.path: s.clause for s in meta.sections}
-    headed = [t for t in targets if by_path.get(t.path) == t.clause]
-    return headed or targets
-
-
 def _ambiguity(meta: DocMeta, targets: list[Target]) -> str:
     """A note when one clause id labels places in unrelated sections (a build defect, e.g. list items)."""
     if len(targets) <= 1:
@@ -299,7 +291,6 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
             if not any(t.path in inside for t in targets):
                 raise CitationError(f"{meta.id}: «{named}» is not inside «{' '.join(groups)}» (read from {ref!r}).")
             targets = [t for t in targets if t.path in inside]
-        targets = _headed(meta, targets)
         if ambiguous := _ambiguity(meta, targets):
             return Resolution(meta.id, named, "document", targets, others, [*notes, ambiguous])
         return Resolution(meta.id, targets[0].clause, "clause", targets, others, notes)
