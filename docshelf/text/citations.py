@@ -63,7 +63,7 @@ def _own_keys(meta: DocMeta) -> list[str]:
 
 
 def _act_keys(meta: DocMeta) -> list[str]:
-    """Keys of the act a document is an edition or format of: its id without a trailing «(ред. …)»."""
+    """Keys of the act a document is an edition, format or revision of (:func:`docids.act_of`)."""
     act = docids.act_of(meta.id)
     if act == meta.id or not act:
         return []
