@@ -211,6 +211,12 @@ def test_derived_ids(metas: dict[str, dict[str, Any]]) -> None:
             "ч. 6 ст. 6 Водного кодекса РФ от 03.06.2006 № 74-ФЗ",
         ),
         ("Каждый имеет право на свободу и личную неприкосновенность.", "ч. 1 ст. 22 Конституции РФ"),
+        ("Verify that user set passwords are at least 12 characters in length", "ASVS v4.0.3 2.1.1 (L1)"),
+        ("Verify that user set passwords are at least 12 characters in length", "OWASP ASVS 4.0.3, requirement 2.1.1"),
+        (
+            "Limit system access to authorized users, processes acting on behalf of authorized users, or devices",
+            "NIST 800-171 Revision 1, 3.1.1",
+        ),
     ],
 )
 def test_formal_citations_of_real_acts_verify(corpus_shelf: Path, quote: str, ref: str) -> None:

@@ -126,3 +126,7 @@ def test_a_nist_publication_is_cited_with_or_without_its_revision() -> None:
     assert docids.act_of("NIST SP 800-53 Rev. 3") == "NIST SP 800-53"  # «NIST SP 800-53 AC-2» names it too
     assert docids.act_of("152-ФЗ (ред. 08.08.2024)") == "152-ФЗ"
     assert docids.id_spellings("NIST SP 800-63A") == ["SP 800-63A", "NIST 800-63A", "NIST Special Publication 800-63A"]
+
+
+def test_asvs_is_cited_without_owasp_and_with_a_v() -> None:
+    assert {"ASVS 4.0.3", "ASVS v4.0.3", "OWASP ASVS v4.0.3"} <= set(docids.id_spellings("OWASP ASVS 4.0.3"))

@@ -50,6 +50,7 @@ CODES = {
 _SUBJECT_TITLE = re.compile(r"^(?:О|Об|Обо)\s", re.IGNORECASE)
 _AMENDING_TITLE = re.compile(r"^О\s+внесении\b", re.IGNORECASE)
 _NIST_ID = re.compile(r"^NIST SP (\S+?)(?: Rev\. (\d+))?$")
+_ASVS_ID = re.compile(r"^OWASP ASVS (\d+\.\d+(?:\.\d+)?)$")
 _ISSUED = re.compile(r"^(Приказ|Постановление|Распоряжение)\s+(\S+)\s+№\s+(\S+)$")
 _COUNTRY = re.compile(r"\s+(?:российской федерации|рф)\b")
 _NOUN_CASES = {"кодекс": ("кодекс", "кодекса", "кодексу", "кодексом", "кодексе"),
@@ -94,6 +95,9 @@ def id_spellings(doc_id: str) -> list[str]:
         if revision is None:
             return bases[1:]
         return [f"{b}{r}" for b in bases for r in (f" Rev. {revision}", f" Revision {revision}", f"r{revision}")][1:]
+    if m := _ASVS_ID.match(doc_id):  # «ASVS 4.0.3», «OWASP ASVS v4.0.3»
+        v = m.group(1)
+        return [f"ASVS {v}", f"ASVS v{v}", f"OWASP ASVS v{v}", f"Application Security Verification Standard {v}"]
     if m := _ISSUED.match(doc_id):  # «(приказом) ФСТЭК России № 239»: the kind in any case, or left out
         kind, issuer, number = m.groups()
         return [f"{kind} {issuer} России № {number}", f"{issuer} России № {number}", f"{issuer} № {number}"]

@@ -198,6 +198,9 @@ def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
     exact = [Target(meta.id, s.path, c.id, c.start, c.end) for s in meta.sections for c in s.clauses if c.id == clause]
     if exact:
         return exact
+    if clause.startswith("§") and clause[1:2].isdigit():  # «requirement 2.1.1» of a standard that numbers it V2.1.1
+        if verified := _clause_targets(meta, "V" + clause[1:]):
+            return verified
     lone = f" {grammar.paragraph_id(1)}"
     if clause.endswith(lone):
         # A one-paragraph clause is its own «абз. 1»: no paragraph ids were written for it.
