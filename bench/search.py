@@ -59,11 +59,6 @@ CORPUS = REPO.parent / "shared" / "corpus"
 QUERIES = REPO / "bench" / "search_queries.jsonl"
 # Written blind to the dictionary, to the other queries and to search's results; never tuned on.
 FRESH = [REPO / "bench" / f"search_queries_{name}.jsonl" for name in ("fresh", "fresh2", "fresh3", "fresh4")]
-IDS = {
-    "rfc4271.txt": "RFC 4271 (txt)",
-    "Федеральный закон от 27.07.2006 № 152-ФЗ-О персональных данных.docx": "152-ФЗ (ред. 08.08.2024)",
-    "102038209.html": "ВК РФ 1995",  # the repealed code: the one in force (102107048.html) is «ВК РФ»
-}
 _WORDS = re.compile(r"\w+")
 _RU_WORD = re.compile(r"[а-яё]+|\d+")
 
@@ -99,6 +94,10 @@ def on_corpus_shelf(doc: str, run: Callable[[Path], list[str]], name: str) -> No
 
 
 def corpus_shelf(dest: Path) -> Path:
+    """The corpus shelf the tests build (the same ids: tests/conftest.py)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from conftest import IDS
+
     root = shelf.init(dest, name="Corpus")
     for path in sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md"):
         opts = DocOptions(source="", category=path.parent.parent.name, id=IDS.get(path.name, ""))

@@ -130,3 +130,11 @@ def test_shelf_synonyms_extend_or_replace_the_default() -> None:
 def test_bad_synonyms_file_is_a_clear_error(text: str) -> None:
     with pytest.raises(SearchError, match=r"synonyms\.json"):
         parse(text)
+
+
+@pytest.mark.parametrize(("key", "ref"), [("ст_18", True), ("п_3_2_1", True), ("ч_2", True), ("152_фз", False),
+                                          ("3_2_1", False), ("упд_1", False), ("ст", False)])  # fmt: skip
+def test_a_clause_reference_key_is_told_from_other_keys(key: str, ref: bool) -> None:
+    from docshelf.text.analyzer import is_ref_key
+
+    assert is_ref_key(key) is ref

@@ -57,6 +57,7 @@ _MARKERS = {
     "п": "п", "пп": "п", "пункт": "п", "подпункт": "п",
     "гл": "гл", "глав": "гл",
 }  # fmt: skip
+_REF_MARKERS = frozenset(_MARKERS.values())
 # Dropped from queries only. Question words and fillers included: «можно ли…», «какие бывают…», «what is…»:
 # a filler is rare in the texts, so as a query word it would weigh most and lift the one section that says it.
 STOPWORDS = frozenset(
@@ -149,6 +150,12 @@ def _split_word(word: str, caps: bool) -> tuple[Token, ...]:
 def _caps_words(text: str) -> frozenset[str]:
     """Short words written with ≥ 2 capitals somewhere in ``text`` (ИСПДн, КоАП, ДАННЫХ), folded."""
     return frozenset(normalize_text(" ".join(set(_CAPS_WORD.findall(text)))).split())
+
+
+def is_ref_key(key: str) -> bool:
+    """Whether a key is a clause reference :func:`_with_ref` made («ст_18», «п_3_2_1»), not a word or a number."""
+    marker, _, number = key.partition("_")
+    return marker in _REF_MARKERS and _NUMBER_ID.fullmatch(number) is not None
 
 
 def _with_ref(marker: str, token: Token) -> Token:

@@ -34,7 +34,6 @@ _ACT_ID = re.compile(r"\b\d+-(?:фз|фкз)\b")
 # «РФ» («УК РФ»; «ТК» alone is also a transport company): the one vocabulary of law/docids.py.
 _CODE_OF = {normalize_text(said): code for code in docids.CODES.values() for said in (code, *docids.id_spellings(code))}
 _CODE_IDS = frozenset(docids.CODES.values())
-_CLAUSE_KEY = re.compile(r"[^\W\d_]{1,5}_\d+(?:_\d+)*")
 _CODE = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(_CODE_OF, key=len, reverse=True))) + r")(?![\w-])")
 
 
@@ -122,11 +121,6 @@ def names_absent_code(missing: Sequence[tuple[str, str]]) -> bool:
     """Whether an absent act (:func:`absent_acts`) is a code: «ст. 18 УК РФ» asks for the code's article, so
     the query's clause numbers must not find another document's ст. 18 either."""
     return any(written in _CODE_IDS for written, _said in missing)
-
-
-def is_clause_key(key: str) -> bool:
-    """An analyser key of a clause number: «ст_18», «ч_2», «п_3_1»."""
-    return _CLAUSE_KEY.fullmatch(key) is not None
 
 
 def _codes_in(text: str) -> set[str]:

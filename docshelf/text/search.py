@@ -56,7 +56,7 @@ from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
 from docshelf.text import answertype, definitions, derivation, encoder, folding, neighbours, querysyntax, synonyms
-from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, query_tokens, tokens
+from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, is_ref_key, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import KeyRow, Ranked, Scope, SearchIndex, Stored
@@ -273,7 +273,7 @@ def search(
         numbers = {k for _w, n in missing_acts for k in index_text(n).split()}
         concepts = [c for c in concepts if not any(set(alt) <= numbers for alt in c.alts)]
         if folding.names_absent_code(missing_acts):
-            concepts = [c for c in concepts if not all(folding.is_clause_key(k) for alt in c.alts for k in alt)]
+            concepts = [c for c in concepts if not any(is_ref_key(k) for alt in c.alts for k in alt)]
     dfs = [_df(index, c) for c in concepts]
     absent = [c for c, df in zip(concepts, dfs, strict=True) if df == 0]
     mode, (ranked, stored) = "exact", _ranked(index, concepts, scope, prefix=False, dfs=dfs)
