@@ -132,8 +132,8 @@ def assess(
     headings: Sequence[Heading],
     sections: Sequence[Shelved],
     meta: DocMeta,
-    title_source: str = "document",
-    id_source: str = "document",
+    title_source: str,
+    id_source: str,
 ) -> dict[str, Any]:
     """The quality record of one built document (see the module docstring); ``warnings`` says it in words.
 

@@ -92,7 +92,7 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
 def _sentence_case(text: str) -> bool:
     """Whether most words of four letters or more after the first are lower case («Limit unsuccessful logon
     attempts.»), as in a sentence and not a title («BGP Error Handling.»)."""
-    words = [w for w in re.findall(r"[^\W\d_]{4,}", text)[1:]]
+    words = re.findall(r"[^\W\d_]{4,}", text)[1:]
     return bool(words) and sum(w[0].islower() for w in words) * 2 > len(words)
 
 
