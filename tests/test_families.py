@@ -30,7 +30,8 @@ def test_sp_contents_entries_are_the_clauses_list_items_and_furniture_are_not(sp
     doc = _build(sp_pdf)
     (section,) = doc.meta.to_json()["sections"]
     ids = [c[0] for c in section["clauses"]]
-    assert ids == ["§1", "§1.1", "§2", "§2.1", "§2.2", "§3", "§3.1", "AC-2", "AC-2(1)", "AC-2(2)", "§4"]
+    items = ["§2.1 item 1", "§2.1 item 2", "§2.1 item 3", "§2.1 item 4"]  # a list run into one paragraph
+    assert ids == ["§1", "§1.1", "§2", "§2.1", *items, "§2.2", "§3", "§3.1", "AC-2", "AC-2(1)", "AC-2(2)", "§4"]
     q = doc.meta.to_json()["quality"]
     assert q["contents"] == {"source": "contents", "expected": 8, "found": 8, "share": 1.0, "missing": []}
     assert (q["furniture_lines"], q["false_headings"], q["warnings"]) == (0, [], [])
@@ -46,7 +47,7 @@ def test_sp_split_at_its_own_sections(sp_pdf: Path) -> None:
     assert [s["clause"] for s in sections] == ["", "§1", "§2", "§3", "§4"]  # the title page, then the chapters
     assert [s["title"] for s in sections[1:]] == ["1 Purpose", "2 Requirements", "3 Security Controls", "4 References"]
     inner = {s["clause"]: [c[0] for c in s["clauses"]] for s in sections}
-    assert inner["§2"] == ["§2", "§2.1", "§2.2"]
+    assert inner["§2"] == ["§2", "§2.1", "§2.1 item 1", "§2.1 item 2", "§2.1 item 3", "§2.1 item 4", "§2.2"]
     assert inner["§3"] == ["§3", "§3.1", "AC-2", "AC-2(1)", "AC-2(2)"]
 
 

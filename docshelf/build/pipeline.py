@@ -116,11 +116,12 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     base = f"docs/{category}/{slug}"
     files: dict[str, str] = {}
     records = []
+    known: set[str] = set()  # the labels the document has placed so far: «6.1.1» nests under a known «6.1»
     for s in sections:
         path = f"{base}/{s.slug}.md" if split else f"{base}.md"
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
-        records.append(_section_record(path, s, markdown, english))
+        records.append(_section_record(path, s, markdown, english, known))
     meta = DocMeta(
         id=doc_id,
         title=title,
@@ -172,13 +173,13 @@ def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
     return f"{line}\n\n{s.markdown}"
 
 
-def _section_record(path: str, s: Section, markdown: str, english: bool) -> SectionMeta:
+def _section_record(path: str, s: Section, markdown: str, english: bool, known: set[str]) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
     )
     spans = tuple(
         Clause(c.id, c.start, c.end)
-        for c in section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex)
+        for c in section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex, known=known)
     )
     return SectionMeta(
         path=path,

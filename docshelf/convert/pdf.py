@@ -24,10 +24,12 @@ from docshelf.convert import columns, ocr, tables
 from docshelf.convert.tables import markdown_table as tables_md
 from docshelf.convert.text import meaningful_title
 from docshelf.errors import ConversionError, NoTextLayerError
-from docshelf.law.grammar import NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
+from docshelf.law.grammar import HEADINGS, NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
 from docshelf.law.lexicon import COMPOUND_HEADS
 from docshelf.model import Block, Converted
 
+# Heading kinds whose line always opens a new heading, even right under another bold line.
+_OPENING_KINDS = frozenset({"paragraph_sign", "statya"})
 _BOLD_FLAG = 16
 _SUPERSCRIPT_FLAG = 1
 _MARGIN = 0.07  # share of the page height treated as header/footer zone
@@ -450,8 +452,8 @@ def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
         return True
     if _DOT_LEADER_END.search(prev.text):
         return True  # a contents line «1.2 Scope ........ 2» ends its entry, bold or not
-    if prev.bold:  # a wrapped bold heading continues on the next line
-        return False
+    if prev.bold:  # a wrapped bold heading continues on the next line, unless the line opens a heading
+        return any(kind.heading.match(ln.text.strip()) for kind in HEADINGS if kind.name in _OPENING_KINDS)
     indented = ln.x0 > left + 0.8 * size
     ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
     if indented and ends_sentence:

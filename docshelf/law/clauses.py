@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from docshelf.law import grammar as g
+from docshelf.law import numbering
 from docshelf.law.grammar import blank_editorial
 
 _PARA = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown paragraph: lines up to a blank line
@@ -27,31 +28,45 @@ class Clause:
 
 
 def section_clauses(
-    markdown: str, section_clause: str, *, english: bool = False, approved: str = "", annex: str = ""
+    markdown: str,
+    section_clause: str,
+    *,
+    english: bool = False,
+    approved: str = "",
+    annex: str = "",
+    known: set[str] | None = None,
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
     ``approved`` names the document approved by the act (``Требования``) when the section belongs to
     it, so its points get ids like ``Требования п. 13``; ``annex`` (``прил. 2``) is the annex a
     section sits in, for its measure codes. Headings inside the text (a whole short document kept as
-    one file) open their own articles, points or annexes.
+    one file) open their own articles, points or annexes. Outside an article, labels the grammar
+    does not name («6.1.1», «A.5.1», «PR.AC-4», «(a)», «5.b») are read from the document
+    (:mod:`law.numbering`); ``known`` carries the labels placed so far in the document, and gains
+    this section's.
     """
     kind = "rfc" if english else "law" if g.is_article(section_clause) else "order"
     outer = section_clause if kind == "law" or g.is_annex(section_clause) else annex
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
-    stack: list[tuple[int, str, int]] = []  # open clauses: (depth, id, start)
+    known = set() if known is None else known
+    outline = numbering.Outline(_atom(section_clause), frozenset(known))
+    stack = outline.stack  # open clauses, outermost first
     closed: list[Clause] = []
     paragraphs = _Paragraphs()
+    blocks = [(m.group(0), m.start(), m.end()) for m in _PARA.finditer(markdown)]
+    readings = [_readings(text) for text, _a, _b in blocks]
 
-    def close(depth: int, at: int) -> None:
-        while stack and stack[-1][0] >= depth:
-            _d, cid, begin = stack.pop()
-            closed.append(Clause(cid, begin, _trim(markdown, at)))
+    def close(depth: float, at: int) -> None:
+        for o in outline.close(depth):
+            closed.append(Clause(o.id, o.start, _trim(markdown, at)))
 
-    for m in _PARA.finditer(markdown):
-        text, start = m.group(0), m.start()
+    for n, (text, start, end) in enumerate(blocks):
         heading = _HEADING.match(text)
+        reading: numbering.Label | None = None
+        generic = False  # read from the document's own numbering, not named by the grammar
+        found: tuple[float, str] | None
         if heading:
             found = _heading_clause(heading.group(1), kind)
             if found is None or found[1] == section_clause:
@@ -61,7 +76,7 @@ def section_clauses(
             if depth == 0:
                 kind = "law" if g.is_article(label) else kind
                 base = label if g.is_article(label) or g.is_annex(label) else approved
-                stack.append((0, label, start))
+                outline.push(numbering.Open(0, label, start))
                 continue
         elif text.startswith("|"):
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
@@ -69,29 +84,143 @@ def section_clauses(
             for row in re.finditer(r"[^\n]+", text):
                 a = start + row.start()
                 if code := g.MEASURE_ROW.match(row.group(0)):
-                    parent = next((cid for d, cid, _ in reversed(stack) if d < 1), base)
+                    parent = next((o.id for o in reversed(stack) if o.depth < 1), base)
                     closed.append(Clause(_join(parent, code.group(1), kind), a, start + row.end()))
                 elif (requirement := g.REQUIREMENT_ROW.match(row.group(0))) and g.REQUIREMENT_HEADER.match(text):
                     closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
+            closed.extend(_row_ids(text, start, {c.id for c in closed}, {c.start for c in closed}))
             continue
         else:
             found = _clause_of(text, kind) or _enhancement(text, stack)
+            if found is not None and readings[n]:
+                reading = readings[n][0]
+                if kind == "order" and found[0] >= _ITEM_DEPTH:
+                    found = (outline.depth_of(reading, found[0]), found[1])
+            elif found is None and kind != "law" and readings[n]:
+                fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
+                spelled = _generic(fit[1], kind) if fit else None
+                if fit and spelled:
+                    reading, found, generic = fit[1], (fit[0], spelled), True
             if found is None:
                 if not g.is_editorial(text):
-                    owner = (stack[-1][1], stack[-1][2]) if stack else (base, -1)
-                    paragraphs.add(owner, start, _trim(markdown, m.end()))
+                    owner = (stack[-1].id, stack[-1].start) if stack else (base, -1)
+                    paragraphs.add(owner, start, _trim(markdown, end))
                 continue
             depth, label = found
             close(depth, start)
-        owner = next(((cid, b) for d, cid, b in reversed(stack) if d < depth), (base, -1))
-        stack.append((depth, _join(owner[0], label, kind), start))
+        owner = next(((o.id, o.start) for o in reversed(stack) if o.depth < depth), (base, -1))
+        if heading:
+            cid = _join(owner[0], label, kind)
+        else:  # a label the document numbers is inside its section's own clause («§11.10(a)»)
+            cid = _join_generic(owner[0] or (section_clause if generic else ""), label, kind)
+        outline.push(numbering.Open(depth, cid, start, reading))
+        if generic and reading is not None:
+            for offset, later in numbering.run_in(text, reading):  # «1. Resolution 2. Validation …»
+                spelled = _generic(later, kind)
+                if spelled is None:
+                    break
+                close(depth, start + offset)
+                cid = _join_generic(owner[0] or section_clause, spelled, kind)
+                outline.push(numbering.Open(depth, cid, start + offset, later))
         if not heading:
-            paragraphs.add(stack[-1][1:], start, _trim(markdown, m.end()))
+            paragraphs.add((cid, start), start, _trim(markdown, end))
     close(-1, len(markdown))
+    known.update(outline.known)
+    known.add(outline.root)
     if kind != "rfc":
         closed.extend(paragraphs.clauses(skip={"", approved}))
     out.extend(sorted(closed, key=lambda c: (c.start, -c.end)))
     return out
+
+
+_AHEAD = 40  # blocks looked ahead for a label's successor
+_ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
+
+
+def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Clause]:
+    """Rows of a table whose cell opens with an id of a series («PR.AC-4: Access …», «PO.1.1: …»): each
+    such id is a clause spanning its row, when the table also holds its neighbour in the series (or
+    it is the series' first)."""
+    found: list[tuple[numbering.Label, int, int]] = []
+    for row in re.finditer(r"[^\n]+", table):
+        for cell in row.group(0).split("|"):
+            labels = [r for r in numbering.read_label(cell.strip()) if _SERIES.match(r.style)]
+            if labels:
+                found.append((labels[0], start + row.start(), start + row.end()))
+                break
+    series = {(label.style, label.parent, label.value) for label, _a, _b in found}
+    out: list[Clause] = []
+    for label, a, b in found:
+        near = {(label.style, label.parent, label.value + d) for d in (-1, 1)}
+        cid = numbering.full_label(label)
+        if cid not in taken and a not in rows and (label.first or near & series):
+            taken.add(cid)
+            out.append(Clause(cid, a, b))
+    return out
+
+
+_SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
+
+
+def _readings(text: str) -> list[numbering.Label]:
+    """The label readings of a block; none for a quote line, a heading, a table or a contents line."""
+    if text.startswith((">", "#", "|")) or _CONTENTS_LINE.search(text[:300]):
+        return []
+    return numbering.read_label(text.replace("*", ""))
+
+
+_CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
+
+
+def _atom(clause: str) -> str:
+    """A clause id's own label: «п. 6.1» → «6.1», «§4.2» → «4.2»."""
+    return clause.split()[-1].removeprefix(g.SECTION) if clause else ""
+
+
+def _generic(label: numbering.Label, kind: str) -> str | None:
+    """The clause id component of a label read from the document, in the spelling of its kind.
+
+    None for what is read but is no clause here: a footnote's text (it belongs to the clause with its
+    mark), a bare number or a roman numeral in an English text.
+    """
+    style = label.style
+    if style in {"<n>"}:
+        return None
+    if style == "ID-n(n)":
+        return g.enhancement_id(label.parent, label.atom)
+    if "-" in style or re.match(r"[XЯ]{2,}\.", style):  # «PR.AC-4», «PO.1.1»: ids cited as printed
+        return label.atom
+    if re.fullmatch(r"(?:[XЯ]\.)?n(?:\.n)*", style) and "." in label.atom:
+        return g.section_id(label.atom) if kind == "rfc" else g.point_id(label.atom)
+    if style.startswith("("):
+        return f"({label.atom})"
+    if kind == "rfc":
+        return None if style in {"n", "I."} else f"{_ITEM} {label.atom}"
+    if style in {"1.", "n"}:
+        return g.point_id(label.atom)
+    if style == "1)":
+        return g.subpoint_id(label.atom)
+    if style in {"я)", "я."}:
+        return g.letter_id(label.atom)
+    return None
+
+
+_ITEM = "item"
+
+
+def _join_generic(parent: str, label: str, kind: str) -> str:
+    """A label read from the document under the clause it is in: «(a)» right after its parent
+    («§11.10(a)(1)»), a list item as «§4.2 item 5», its sub-item as «§4.2 item 5.b»."""
+    if label.startswith("("):
+        return f"{parent}{label}"
+    if label.startswith(_ITEM + " "):
+        inner = parent.rsplit(" ", 2)
+        if len(inner) >= 2 and inner[-2] == _ITEM:
+            return f"{parent}.{label.removeprefix(_ITEM + ' ')}"
+        return f"{parent} {label}".strip()
+    if kind == "rfc" or g.is_section(label) or "-" in label:
+        return label  # «§3.1.1», «PR.AC-4», «AC-2(1)» carry their whole address
+    return _join(parent, label, kind)
 
 
 class _Paragraphs:
@@ -117,7 +246,7 @@ class _Paragraphs:
         return out
 
 
-def _heading_clause(text: str, kind: str) -> tuple[int, str] | None:
+def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
     """(depth, label) for a heading inside a section; depth 0 = an article or annex (a new base)."""
     text = text.replace("*", "").strip()
     if m := g.ARTICLE_HEADING.match(text):
@@ -133,9 +262,9 @@ def _heading_clause(text: str, kind: str) -> tuple[int, str] | None:
     return None
 
 
-def _enhancement(text: str, stack: list[tuple[int, str, int]]) -> tuple[int, str] | None:
+def _enhancement(text: str, stack: list[numbering.Open]) -> tuple[float, str] | None:
     """«(1) …» under an open control heading: the control's enhancement («AC-2(1)»)."""
-    control = next((cid for d, cid, _ in stack if d == _CONTROL_DEPTH and g.CONTROL_ID.match(cid)), "")
+    control = next((o.id for o in stack if o.depth == _CONTROL_DEPTH and g.CONTROL_ID.match(o.id)), "")
     if control and (m := g.CONTROL_ENHANCEMENT.match(text)):
         return _CONTROL_DEPTH + 1, g.enhancement_id(control, m.group(1))
     return None
@@ -156,7 +285,7 @@ def _trim(text: str, end: int) -> int:
     return end
 
 
-def _clause_of(text: str, kind: str) -> tuple[int, str] | None:
+def _clause_of(text: str, kind: str) -> tuple[float, str] | None:
     """(depth, label) when a paragraph opens a clause: a part, an item, a point, an annex measure row."""
     if kind == "rfc":
         m = g.REQUIREMENT_START.match(text)

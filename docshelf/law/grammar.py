@@ -64,6 +64,8 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind("appendix", 10, re.compile(r"^Appendix\s+([A-Z])(?=$|[.:]|\s+[–—-]\s|\s+[A-Z0-9«\"(])\.?"), "Appendix"),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     HeadingKind("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S"), "разд."),
+    # A section of a regulation's part, named by its sign («§ 11.10 Controls for closed systems.»), cited «§11.10».
+    HeadingKind("paragraph_sign", 40, re.compile(r"^§\s*(\d+(?:\.\d+)*[a-z]?)\.?\s+[A-ZА-ЯЁ]"), "§"),
     HeadingKind("statya", 40, re.compile(rf"^(?:{_spaced('Статья')}|СТАТЬЯ)\s+({ARTICLE_NUMBER})(?=\.|\s|$)"), "ст."),
     HeadingKind("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w"), "п."),
     # A NIST security control: its id and its title in capitals («AC-2 ACCOUNT MANAGEMENT»), cited «AC-2».
@@ -109,7 +111,7 @@ WRAPPED_PARAGRAPH_START = re.compile(
 )
 # The same for lines of a PDF page (where «-» and «•» also open list items).
 PDF_PARAGRAPH_START = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)]\s|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\(\d{1,2}\)\s|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
+    r"^(?:\d+(?:\.\d+)*[.)]\s|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\((?:\d{1,3}|[a-z]{1,2}|[ivx]{2,5})\)(?:\s|$)|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
     r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
 )
 # A numbered requirement opening its paragraph in an English standard: «3.1.1 Limit system access …» (NIST SP
@@ -186,7 +188,7 @@ def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
     """The citation form of a heading: «ст. 10.2-1», «гл. 3», «п. 1.2», «§4.2.1», «прил. 2»."""
     if not number and kind != "prilozhenie":
         return ""
-    if (kind == "num" and english) or kind == "subappendix":
+    if (kind == "num" and english) or kind in {"subappendix", "paragraph_sign"}:
         return section_id(number)
     if kind == "control":
         return number

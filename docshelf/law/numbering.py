@@ -1,0 +1,331 @@
+"""Numbering read from the document: the labels a block starts with, in any scheme, and which of them
+are a numbering.
+
+The family grammar (``law.grammar``) knows the named kinds (Статья, часть, пункт, Section, Appendix)
+and how people cite them. What no table can list is the numbering each document invents: «6.1.1»,
+«A.5.1», «PR.AC-4», «(a)», «(iv)», «b.», «2.1.Провести» glued to its first word. This module reads
+such a label off the start of a block (:func:`read_label`, one or more readings: «(i)» is a roman one
+or the letter after «(h)») and decides by the evidence that makes labels a numbering
+(:class:`Outline`): a label succeeds the one before it at its level (2 after 1, 6.1.2 after 6.1.1,
+(c) after (b), PR.AC-5 after PR.AC-4), opens a new level with its first value (1, a, i, A), or nests
+under a label it names as its parent (6.1.1 under 6.1). A lone number, a year, a page or a figure in a
+table is none of these and is no label.
+
+Labels are also atomised into an address key (:func:`address_key`): «§5.3.2 item 5.b», «5.3.2(5)(b)»
+and «5.3.2 item 5.b» are one address, «AC-2 (1)» and «AC-2(1)» another. Citations fall back to the
+key when the clause id is not spelled the way the build spelled it.
+
+Pure: regular expressions and small functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+_ROMAN_LABEL = re.compile(r"^(?:x{0,3})(?:ix|iv|v?i{0,3})$")
+_LAT = "abcdefghijklmnopqrstuvwxyz"
+_CYR = "абвгдежзиклмнопрстуфхцчшщэюя"  # how Russian acts letter their sub-points (no ё, й, ъ, ы, ь)
+
+
+def roman_value(text: str) -> int:
+    """The value of a lower- or upper-case roman numeral («iv» → 4); 0 when it is none."""
+    t = text.casefold()
+    if not t or not _ROMAN_LABEL.match(t):
+        return 0
+    total = 0
+    for a, b in zip(t, t[1:] + " ", strict=True):
+        v = _ROMAN[a]
+        total += -v if b != " " and _ROMAN.get(b, 0) > v else v
+    return total
+
+
+def letter_value(text: str) -> int:
+    """«a» → 1, «b» → 2, «aa» → 27 (lists that run past z double the letter); Cyrillic «а» → 1."""
+    t = text.casefold()
+    for alphabet in (_LAT, _CYR):
+        if len(t) == 1 and t in alphabet:
+            return alphabet.index(t) + 1
+        if len(t) == 2 and t[0] == t[1] and t[0] in alphabet:
+            return len(alphabet) + alphabet.index(t[0]) + 1
+    return 0
+
+
+@dataclass(frozen=True)
+class Label:
+    """One reading of the label a block starts with.
+
+    ``style`` is the scheme without its value («(a)», «(1)», «(i)», «1.», «a)», «n.n.n», «X.n.n»,
+    «XX.XX-n»): labels of one style at one level succeed each other. ``parent`` is the label the
+    label itself names as its parent («6.1» for «6.1.1», «AC-2» for «AC-2 (1)»), "" when it names none.
+    """
+
+    text: str  # as printed, without the space after it («(a)», «6.1.1.», «PR.AC-4»)
+    style: str
+    value: int
+    atom: str  # the label's own part of an address («a», «6.1.1», «PR.AC-4», «1» of «AC-2 (1)»)
+    parent: str = ""
+    glued: bool = False  # printed without a space before its first word («2.1.Провести»)
+    length: int = 0  # characters of the block the label takes, the space after it included
+
+    @property
+    def first(self) -> bool:
+        return self.value == 1
+
+
+# Letters and numbers a label may be made of; what follows it: a space, the end, or (glued) a capital.
+_AFTER = r"(?=\s|$)"
+_PAREN = re.compile(r"^\((\d{1,3}|[a-z]{1,2}|[A-Z]|[ivx]{2,5}|[а-я])\)(?=\s|$|[A-ZА-ЯЁ«\"“‘'(])")
+_RPAREN = re.compile(r"^(\d{1,3}|[a-z]|[а-я]|[ivx]{2,5})\)" + _AFTER)
+_ID_DASH = re.compile(r"^((?:[A-Z]{1,6}\.)*[A-Z]{1,6})-(\d{1,3})(?:\s?\((\d{1,3})\))?(?=[\s:.,]|$)")
+_ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
+# A multi-level number is followed by its text's first capital («6.1.1 Изложение»), never «3.5 мм».
+_DOTTED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(\.?)(?=\s+[^\sa-zа-яё]|$|[A-ZА-ЯЁ])")
+_SINGLE_DOT = re.compile(r"^(\d{1,3}|[a-zA-Zа-яА-Я]|[IVXivx]{2,5})\.(?=\s|[A-ZА-ЯЁ])")
+_BARE = re.compile(r"^(\d{1,2})\s+(?=[A-ZА-ЯЁ][a-zа-яё])")
+_FOOTNOTE = re.compile(r"^<(\d{1,3})>" + _AFTER)
+
+
+def read_label(text: str) -> list[Label]:
+    """The readings of the label ``text`` starts with, most likely first; [] when it starts with none."""
+    out: list[Label] = []
+    if m := _PAREN.match(text):
+        out.extend(_value_readings(m.group(1), "({})", m.group(0), m.end()))
+    elif m := _RPAREN.match(text):
+        out.extend(_value_readings(m.group(1), "{})", m.group(0), m.end()))
+    elif m := _ID_DASH.match(text):
+        prefix, number, enhancement = m.group(1), m.group(2), m.group(3)
+        base = f"{prefix}-{number}"
+        if enhancement:
+            out.append(Label(m.group(0), "ID-n(n)", int(enhancement), enhancement, base, length=m.end()))
+        else:
+            out.append(Label(base, f"{_shape(prefix)}-n", int(number), base, prefix, length=m.end()))
+    elif m := _ALPHA_DOTTED.match(text):
+        head, numbers, dot = m.group(1), m.group(2), m.group(3)
+        parts = numbers.split(".")
+        parent = f"{head}.{'.'.join(parts[:-1])}" if len(parts) > 1 else head
+        atom = f"{head}.{numbers}"
+        glued = text[m.end() : m.end() + 1].isalpha()
+        style = f"{_shape(head)}." + ".".join("n" for _ in parts)
+        out.append(Label(atom + dot, style, int(parts[-1]), atom, parent, glued, m.end()))
+    elif m := _DOTTED.match(text):
+        numbers, dot = m.group(1), m.group(2)
+        parts = numbers.split(".")
+        glued = text[m.end() : m.end() + 1].isalpha()
+        if glued and not dot:
+            return []  # «6.1Текст» is a figure run into a word, not a label
+        style = ".".join("n" for _ in parts)
+        out.append(Label(numbers + dot, style, int(parts[-1]), numbers, ".".join(parts[:-1]), glued, m.end()))
+    elif m := _SINGLE_DOT.match(text):
+        glued = text[m.end() : m.end() + 1].isalpha()
+        out.extend(_value_readings(m.group(1), "{}.", m.group(0), m.end(), glued=glued))
+    elif m := _FOOTNOTE.match(text):
+        out.append(Label(m.group(0), "<n>", int(m.group(1)), m.group(1), length=m.end()))
+    elif m := _BARE.match(text):
+        out.append(Label(m.group(1), "n", int(m.group(1)), m.group(1), length=m.end()))
+    return [label for label in out if label.value > 0]
+
+
+def _shape(text: str) -> str:
+    """A prefix's shape for a style: «PR.AC» → «XX.XX», «A» → «X», «АБ» → «ЯЯ»."""
+    return re.sub(r"[A-Z]", "X", re.sub(r"[А-Я]", "Я", text))
+
+
+def _value_readings(value: str, frame: str, printed: str, length: int, *, glued: bool = False) -> list[Label]:
+    """A one-part label's readings: a number, a letter, a roman numeral («i», «v», «x» are both)."""
+    out: list[Label] = []
+    if value.isdigit():
+        return [Label(printed.rstrip(), frame.format("1"), int(value), value, glued=glued, length=length)]
+    cyrillic = value[0].casefold() in _CYR
+    upper = value.isupper()
+    letter = letter_value(value)
+    roman = 0 if cyrillic else roman_value(value)
+    letter_style = frame.format("Я" if cyrillic and upper else "я" if cyrillic else "A" if upper else "a")
+    roman_style = frame.format("I" if upper else "i")
+    readings = [(roman, roman_style), (letter, letter_style)]
+    if len(value) == 1 and value.casefold() not in "ivx":
+        readings.reverse()
+    elif len(value) == 1:  # «i» is usually the ninth letter only where «h» came before it
+        readings = [(letter, letter_style), (roman, roman_style)]
+    for number, style in readings:
+        if number:
+            out.append(Label(printed.rstrip(), style, number, value, glued=glued, length=length))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# The outline: which labels are a numbering, and how deep each one is.
+
+
+@dataclass
+class Open:
+    """A clause open on the outline's stack: what follows it at a greater depth is inside it."""
+
+    depth: float
+    id: str
+    start: int
+    label: Label | None = None  # the reading it was opened with; None for a clause the grammar named
+
+
+class Outline:
+    """The stack of open clauses of one section, fed block by block.
+
+    Depths order the levels (smaller = outer). The family grammar gives its kinds fixed depths (an
+    article's part, item, sub-item); a label read from the document takes the depth of the label it
+    succeeds, one more than the label it names as its parent, or one more than the innermost open
+    clause when it opens a new level with its first value. ``known`` are the labels placed before
+    this section (heading numbers, earlier sections' labels): «6.1.1» nests under a known «6.1».
+    """
+
+    def __init__(self, root: str = "", known: frozenset[str] = frozenset()) -> None:
+        self.stack: list[Open] = []
+        self.root = root
+        self.known = set(known)
+
+    def fit(self, readings: list[Label], ahead: list[list[Label]]) -> tuple[float, Label] | None:
+        """(depth, reading) of the first reading that continues the outline; None: no label here."""
+        for label in readings:
+            depth = self._depth(label, ahead)
+            if depth is not None:
+                return depth, label
+        return None
+
+    def depth_of(self, label: Label, default: float) -> float:
+        """A grammar kind's depth read from the document: that of an open label of its style, else one
+        below the innermost open clause (a ГОСТ's «а)» inside «5.1.2», its «1)» inside «г)»)."""
+        same = next((o for o in reversed(self.stack) if o.label and o.label.style == label.style), None)
+        if same is not None:
+            return same.depth
+        return self.stack[-1].depth + 1 if self.stack else default
+
+    def close(self, depth: float) -> list[Open]:
+        """Pop and return the open clauses at ``depth`` or deeper, innermost first."""
+        out = []
+        while self.stack and self.stack[-1].depth >= depth:
+            out.append(self.stack.pop())
+        return out
+
+    def push(self, entry: Open) -> None:
+        self.stack.append(entry)
+        if entry.label is not None:
+            self.known.add(full_label(entry.label))
+
+    def _depth(self, label: Label, ahead: list[list[Label]]) -> float | None:
+        if _EXPLICIT.fullmatch(label.style):
+            explicit = self._explicit(label)
+            if explicit is not None or label.style == "ID-n(n)":
+                return explicit
+        for o in reversed(self.stack):
+            top = o.label
+            if top is None or top.style != label.style or top.parent != label.parent:
+                continue
+            if label.value == top.value + 1 or (label.value == top.value + 2 and _follows(label, ahead)):
+                return o.depth
+        if label.first or (_follows(label, ahead) and label.style != "n"):
+            # A list opens, or a new series at a level the style already holds (PR.DS-1 after PR.AC-7;
+            # «(a)» again after «(1)» of «(b)»: a style keeps its level, it does not nest in itself).
+            same = next((o for o in self.stack if o.label and o.label.style == label.style), None)
+            return same.depth if same else self._below()
+        return None
+
+    def _explicit(self, label: Label) -> float | None:
+        """«6.1.1» names its parent «6.1»: a level below it, open here or known to the document."""
+        for o in reversed(self.stack):
+            if o.label is not None and o.label.style == label.style and o.label.parent == label.parent:
+                return o.depth if label.value > o.label.value else None
+            if o.label is not None and full_label(o.label) == label.parent:
+                return o.depth + 1
+        if label.parent in self.known or label.parent == self.root:
+            return self._below(floor=label.atom.count(".") + label.atom.count("-"))
+        return None
+
+    def _below(self, floor: float = 0) -> float:
+        return max(self.stack[-1].depth + 1 if self.stack else 1, floor)
+
+
+_EXPLICIT = re.compile(r"ID-n\(n\)|(?:[XЯ]+\.)?n(?:\.n)+|[XЯ]+\.n")  # styles whose label names its parent
+
+
+def full_label(label: Label) -> str:
+    """The label's full name: «6.1.1», «PR.AC-4», «AC-2 (1)» as «AC-2(1)»."""
+    if label.style == "ID-n(n)":
+        return f"{label.parent}({label.atom})"
+    return label.atom
+
+
+def _follows(label: Label, ahead: list[list[Label]]) -> bool:
+    """Whether the label's successor at its level comes later in the section."""
+    return any(
+        r.style == label.style and r.parent == label.parent and r.value == label.value + 1 for rs in ahead for r in rs
+    )
+
+
+def successor(label: Label) -> Label | None:
+    """The label that follows ``label`` in its series, as it would be printed («(b)» after «(a)»)."""
+    value = label.value + 1
+    style = label.style
+    if style in {"(1)", "1)", "1.", "n"}:
+        atom = str(value)
+    elif style.strip("().") in {"a", "A", "я", "Я"} and value <= 26:
+        alphabet = _LAT if style.strip("().").casefold() == "a" else _CYR
+        atom = alphabet[value - 1].upper() if style.strip("().").isupper() else alphabet[value - 1]
+    else:
+        return None
+    printed = style.replace("1", atom, 1) if "1" in style else style.replace(style.strip("()."), atom, 1)
+    return Label(printed, style, value, atom, label.parent, length=len(printed) + 1)
+
+
+def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
+    """Labels of ``first``'s series run into the same block after it («1. Resolution 2. Validation …»,
+    «(a) … paper. (b) This part …»): each successor in order, after a space, with text after it."""
+    out: list[tuple[int, Label]] = []
+    at, label = first.length, first
+    while (nxt := successor(label)) is not None:
+        m = re.compile(rf"(?<=\s){re.escape(nxt.text)}\s+(?=\S)").search(text, at)
+        if m is None:
+            break
+        out.append((m.start(), nxt))
+        at, label = m.end(), nxt
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Address keys: one spelling of a label path, whatever words and brackets a citation wraps it in.
+
+_KIND_WORDS = re.compile(
+    r"(?i)(?<![\w.])(?:§+|sections?|sect?\.|clauses?|items?|paragraphs?|para\.|points?|subparagraphs?|"
+    r"requirements?|controls?|enhancements?|subcategor(?:y|ies)|categor(?:y|ies)|tasks?|practices?|"
+    r"п\.|пп\.|подп\.|пункт[а-я]*|подпункт[а-я]*|no\.|№)(?![\w])"
+)
+_ATOM = re.compile(r"\((\w{1,4})\)|([A-Za-zА-Яа-яЁё0-9]+(?:[.\-][A-Za-zА-Яа-яЁё0-9]+)*)")
+
+
+def address_key(text: str) -> tuple[str, ...]:
+    """The label path a clause id or a citation names, as atoms: «§5.3.2 item 5.b» → (5.3.2, 5, b).
+
+    Words that only say a label's kind («§», «item», «п.», «control») drop out; brackets split
+    atoms («11.10(a)(1)» → 11.10, a, 1); a number followed by one letter («5.b») is an item and its
+    sub-item. Case and «ё» are folded.
+    """
+    out: list[str] = []
+    for m in _ATOM.finditer(_KIND_WORDS.sub(" ", text)):
+        atom = (m.group(1) or m.group(2)).casefold().replace("ё", "е")
+        if re.fullmatch(r"\d{1,3}\.[a-zа-я]", atom):
+            out.extend(atom.split("."))
+        else:
+            out.append(atom.rstrip("."))
+    return tuple(out)
+
+
+__all__ = [
+    "Label",
+    "Open",
+    "Outline",
+    "address_key",
+    "full_label",
+    "letter_value",
+    "read_label",
+    "roman_value",
+    "run_in",
+]
