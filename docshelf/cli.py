@@ -25,7 +25,7 @@ from docshelf.results import QuoteReport
 from docshelf.shelf import check as check_mod
 from docshelf.shelf import gitrepo, reader
 from docshelf.shelf import store as shelf
-from docshelf.text import encoder, evaluate, history, search, verify
+from docshelf.text import cited, encoder, evaluate, history, search, verify
 
 AS_OF_OPTION = click.option("--as-of", default=None, help="Date for edition statuses (YYYY-MM-DD; default: today).")
 
@@ -233,18 +233,31 @@ def read_index(path: str, shelf_dir: Path | None, at: str | None, as_of: str | N
 
 
 @cli.command()
-@click.argument("path")
+@click.argument("path", required=False, default="")
+@click.option("--ref", default="", help="Instead of PATH: a citation; prints exactly that clause's text.")
 @SHELF_OPTION
 @click.option("--at", default=None, help="Commit, tag or branch to read (default: HEAD).")
 @AS_OF_OPTION
 @click.option("--start", default=0, type=click.IntRange(min=0), help="Character offset to start from.")
 @click.option("--max-chars", default=reader.DEFAULT_MAX_CHARS, type=click.IntRange(min=1), show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (the MCP tool's structured result).")
 def fetch(
-    path: str, shelf_dir: Path | None, at: str | None, as_of: str | None, start: int, max_chars: int, as_json: bool
+    path: str,
+    ref: str,
+    shelf_dir: Path | None,
+    at: str | None,
+    as_of: str | None,
+    start: int,
+    max_chars: int,
+    as_json: bool,
 ) -> None:
-    """Print one section's original text."""
-    res = reader.fetch(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars, as_of=_date(as_of))
+    """Print one section's original text (PATH), or exactly the clause a citation names (--ref)."""
+    if bool(path) == bool(ref):
+        raise click.UsageError("Give either a section PATH or --ref CITATION.")
+    if ref:
+        res = cited.fetch_ref(_shelf(shelf_dir), ref, at, start=start, max_chars=max_chars, as_of=_date(as_of))
+    else:
+        res = reader.fetch(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars, as_of=_date(as_of))
     if res.warning and not as_json:
         click.echo(res.warning, err=True)
     tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""

@@ -77,6 +77,12 @@ class FetchResult(Result):
     warning: str | None = Field(
         default=None, description="Set when the text is not in force on as_of; names what replaced it."
     )
+    ref: str = Field(default="", description="The citation fetched by `ref`, as given; '' for a fetch by path.")
+    clause: str = Field(default="", description="For a fetch by `ref`: the clause id it was read as.")
+    level: str = Field(default="", description="For a fetch by `ref`: clause or section, what the text is.")
+    span: list[int] = Field(
+        default_factory=list, description="For a fetch by `ref`: the clause's [start, end] in the section file."
+    )
     call_id: str | None = Field(default=None, description=CALL_ID_DOC)
 
 

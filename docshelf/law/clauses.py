@@ -253,6 +253,8 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         return 0, g.article_id(m.group(1))
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
+    if m := g.HEADING["paragraph_sign"].heading.match(text):
+        return m.group(1).count(".") + 1, g.section_id(m.group(1))  # «§ 11.10 Controls …» of a regulation's part
     if m := g.HEADING["control"].heading.match(text):
         return _CONTROL_DEPTH, m.group(1)  # under the section it sits in; the next section heading closes it
     if m := g.SECTION_HEADING.match(text):

@@ -19,9 +19,10 @@ from datetime import date
 from pathlib import Path
 
 from docshelf.errors import CitationError, EditionError, SectionNotFoundError
-from docshelf.law import docids, grammar
+from docshelf.law import docids, grammar, numbering
 from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
+from docshelf.law.lexicon import name_forms
 from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at, safe_path
@@ -190,8 +191,52 @@ def all_clause_ids(meta: DocMeta) -> list[str]:
 
 
 def _closest(meta: DocMeta, clause: str) -> str:
-    close = difflib.get_close_matches(clause, all_clause_ids(meta), n=5, cutoff=0.5)
+    """The clause ids nearest to one the document lacks: by place in the tree first (its parent, its
+    siblings, its children), then by spelling."""
+    ids = all_clause_ids(meta)
+    want = _tree_key(clause)
+    keys = {cid: _tree_key(cid) for cid in ids}
+    tree: list[str] = []
+    if want:
+        parent = want[:-1]
+        tree += [c for c, k in keys.items() if parent and k == parent]
+        tree += [c for c, k in keys.items() if k[:-1] == parent and k != want and len(k) == len(want)]
+        tree += [c for c, k in keys.items() if k[: len(want)] == want and len(k) == len(want) + 1]
+    spelled = difflib.get_close_matches(clause, ids, n=5, cutoff=0.5)
+    close = list(dict.fromkeys(tree[:5] + spelled))[:5]
     return f" Closest: {', '.join(close)}." if close else ""
+
+
+def _tree_key(clause: str) -> tuple[str, ...]:
+    """A clause's place in the tree: its address with dotted numbers as levels («п. 6.1.1» → 6, 1, 1)."""
+    return tuple(part for atom in numbering.address_key(clause) for part in re.split(r"[.-]", atom) if part)
+
+
+def _address_targets(meta: DocMeta, rest: str) -> tuple[list[Target], list[str]]:
+    """Clauses named by the label path a citation spells, in whatever words and brackets it wraps it
+    («§ 11.10(a)», «4.2(11)», «item 5.b», «A.9.2.3», «пп. 1 подп. «г» п. 5.1.2»): (targets, ids).
+
+    Every word must be a label, a word naming a label's kind or a filler; otherwise nothing is named.
+    A path matches a clause whose own path is the same (read either way round: Russian citations name
+    the innermost part first) or, when no clause has it whole, ends with it. Several ids: ambiguous.
+    """
+    names = {form for p in _parts(meta) for form in name_forms(p)}
+    words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
+    words = [w for w in words if w.casefold().strip(".,;:") not in names]
+    want = numbering.address_key(" ".join(words))
+    if not want or not all(re.search(r"\d", a) or len(a) <= 4 for a in want):
+        return [], []
+    clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
+    forms = (want, want[::-1])
+    for whole in (True, False):
+        hits = [
+            Target(meta.id, s.path, c.id, c.start, c.end)
+            for s, c, k in clauses
+            if k and (k if whole else k[-len(want) :]) in forms
+        ]
+        if hits:
+            return hits, list(dict.fromkeys(t.clause for t in hits))
+    return [], []
 
 
 def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
@@ -276,6 +321,17 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     if parsed.repeated:
         problems.append(f"names more than one place: «{', '.join(parsed.repeated)}»")
     clause = parsed.clause(slots=frozenset(grammar.CITE_ORDER) - grammar.GROUP_SLOTS)
+    named_first = f"{parsed.name} {clause}".strip() if parsed.name else clause
+    if problems or (clause and not _clause_targets(meta, named_first)):
+        # The document's own labels as the citation spells them («§ 11.10(a)», «4.2(11)», «A.9.2.3»).
+        by_address, ids = _address_targets(meta, rest)
+        if len(ids) == 1:
+            return Resolution(meta.id, ids[0], "clause", by_address, others, [note] if note else [])
+        if len(ids) > 1:
+            raise CitationError(
+                f"{meta.id}: the reference {ref!r} names {len(ids)} places: {', '.join(ids[:6])}. "
+                f"Cite one of them, e.g. «{meta.id} {ids[0]}»."
+            )
     if problems:
         hint = _closest(meta, clause) if clause else ""
         raise CitationError(

@@ -39,7 +39,9 @@ map then gives back the original, verbatim slice. Both sides go through exactly 
                             экс-⏎пертиза, мини-⏎стерство, топ-⏎ливо are ordinary word breaks.
                             Only raw input has these; shelves are repaired by the converter.
 7   line-start markup       '#' headings, '>' quotes, '-', '+', '•' bullets. After step 6, so a
-                            bullet on the next line stops a join: «слово-⏎- пункт».
+                            bullet on the next line stops a join: «слово-⏎- пункт». A point's
+                            number glued to its first word gets its space: «2.1.Провести» ->
+                            «2.1. Провести» (contracts print it so; a quote starts at the word).
 8   casefold                str.casefold() («ТОЧНО» -> «точно», ß -> ss).
 9   NFKC again              composes what steps 4-8 left decomposed (е<b>U+0308</b>, ß + accent).
 10  Latin homoglyphs        in a word made of Latin and Cyrillic letters where every Latin letter
@@ -125,6 +127,8 @@ _LOOKALIKES = "abcehikmoptxy"
 _HOMOGLYPHS = str.maketrans(_LOOKALIKES, "авсенікмортху")
 _LF_TO_SPACE = {ord("\n"): " "}
 _SPACES = re.compile(r"  ++")
+# A point's number glued to its first word («2.1.Провести работы»): the word is a word of the quote.
+_GLUED_LABEL = re.compile(r"(?<![^\s(])(\d{1,3}(?:\.\d{1,3})*\.)(?=[^\W\d_])")
 _PROTECTED_SPLIT = re.compile(f"[{_PROTECTED}]")
 _WORD = re.compile(r"[^\W_]+(?:[-./_][^\W_]+)*+|№")
 WORD = _WORD  # a word of normalized text, for callers that need positions (quote matching)
@@ -318,6 +322,10 @@ def _superscript(m: re.Match[str]) -> Iterable[Piece]:
     return ((digits, a, b),)
 
 
+def _glued_label(m: re.Match[str]) -> Iterable[Piece]:
+    return ((m.group(1) + " ", m.start(), m.end()),)
+
+
 def _homoglyphs(m: re.Match[str]) -> Iterable[Piece]:
     word = m.group()
     latin = _LATIN.findall(word)
@@ -336,6 +344,7 @@ def _run(buf: _Text) -> None:
         buf.sub(_unicode_tables().join, "")
         buf.sub(_KEEP_HYPHEN, "")
     buf.sub(_LINE_PREFIX, "")
+    buf.sub(_GLUED_LABEL, _glued_label)
     buf.casefold()
     _nfkc(buf)  # composes what markup, hyphenation and casefold (ß́ -> ss + accent) left decomposed
     if _MIXED_PAIR.search(buf.text):

@@ -1,0 +1,117 @@
+"""Documents numbered in many schemes, for the property test of addresses (tests/test_numbering.py).
+
+A scheme is a tree of printed labels: headings at the top, then labelled blocks at any depth —
+decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
+paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», Russian
+sub-points «а)» and «1)». Each labelled block carries one sentence no other block has, and the
+citation an engineer or a lawyer would write for it. The same document renders as Markdown and as a
+PDF with a Cyrillic font, so the property is checked through both converters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdfgen import FONT, FONT_BOLD, _Flow, _render, register_fonts
+
+
+@dataclass(frozen=True)
+class Block:
+    text: str  # the printed block: label and sentence («6.1.1 Изложение …»)
+    sentence: str  # the honest sentence inside it, to quote
+    citation: str  # the clause part of a citation naming it («п. 6.1.1»)
+    depth: int  # 0 = a heading
+
+
+@dataclass(frozen=True)
+class Scheme:
+    name: str
+    english: bool
+    blocks: tuple[Block, ...]
+
+
+_RU_WORDS = "адрес пункт норма правило порядок условие".split()
+_EN_WORDS = "address clause norm rule order condition".split()
+
+
+def _sentence(english: bool, n: int, scheme: str) -> str:
+    if english:
+        return f"The {scheme} operator records unique event number {n} in the {_EN_WORDS[n % 6]} journal."
+    return f"Оператор {scheme} фиксирует уникальное событие номер {n} в журнале {_RU_WORDS[n % 6]} системы."
+
+
+def _scheme(name: str, english: bool, rows: list[tuple[int, str, str]]) -> Scheme:
+    """rows: (depth, printed label or heading text, citation); a sentence is added to every labelled row."""
+    blocks = []
+    for n, (depth, label, citation) in enumerate(rows, start=1):
+        if depth == 0:
+            blocks.append(Block(label, "", citation, 0))
+            continue
+        sentence = _sentence(english, n, name)
+        sep = "" if label.endswith(".") and label[:-1].replace(".", "").isdigit() and "glued" in name else " "
+        blocks.append(Block(f"{label}{sep}{sentence}", sentence, citation, depth))
+    return Scheme(name, english, tuple(blocks))
+
+
+def schemes() -> list[Scheme]:
+    gost = [(0, "1 Общие положения", "п. 1")]
+    for a in (1, 2):
+        gost.append((1, f"1.{a}", f"п. 1.{a}"))
+        for b in (1, 2, 3):
+            gost.append((2, f"1.{a}.{b}", f"п. 1.{a}.{b}"))
+    gost.append((3, "а)", "п. 1.2.3 подп. «а»"))
+    gost.append((3, "б)", "п. 1.2.3 подп. «б»"))
+    gost.append((4, "1)", "п. 1.2.3 подп. «б» пп. 1"))
+    gost.append((4, "2)", "п. 1.2.3 подп. «б» пп. 2"))
+    gost += [(0, "2 Требования", "п. 2"), (1, "2.1", "п. 2.1"), (1, "2.2", "п. 2.2")]
+    glued = [(0, "1. ПРЕДМЕТ ДОГОВОРА", "п. 1"), (1, "1.1.", "п. 1.1"), (1, "1.2.", "п. 1.2")]
+    glued += [(0, "2. ОБЯЗАННОСТИ СТОРОН", "п. 2")] + [(1, f"2.{k}.", f"п. 2.{k}") for k in range(1, 5)]
+    annex = [(0, "A.5 Organizational controls", "§A.5")]
+    annex += [(1, f"A.5.{k}", f"A.5.{k}") for k in range(1, 5)]
+    annex += [(0, "A.6 People controls", "§A.6")] + [(1, f"A.6.{k}", f"A.6.{k}") for k in range(1, 4)]
+    cfr = [(0, "§ 2.10 Controls for closed systems.", "§ 2.10")]
+    cfr += [(1, "(a)", "§ 2.10(a)"), (1, "(b)", "§ 2.10(b)"), (2, "(1)", "§ 2.10(b)(1)"), (2, "(2)", "§ 2.10(b)(2)")]
+    cfr += [(3, "(i)", "§ 2.10(b)(2)(i)"), (3, "(ii)", "§ 2.10(b)(2)(ii)"), (1, "(c)", "§ 2.10(c)")]
+    cfr += [(0, "§ 2.30 Controls for open systems.", "§ 2.30"), (1, "(a)", "§ 2.30(a)"), (1, "(b)", "§ 2.30(b)")]
+    items = [(0, "4.1 Overview", "§4.1"), (1, "1.", "§4.1 item 1"), (1, "2.", "4.1(2)")]
+    items += [(0, "4.2 General Requirements", "§4.2")]
+    items += [(1, f"{k}.", f"4.2({k})") for k in range(1, 4)]
+    items += [(2, "a.", "§4.2 item 3.a"), (2, "b.", "§4.2 item 3.b"), (1, "4.", "4.2 item 4")]
+    ids = [(0, "Protect (PR)", "")]
+    ids += [(1, f"PR.AC-{k}:", f"PR.AC-{k}") for k in range(1, 5)]
+    ids += [(1, f"PR.DS-{k}:", f"PR.DS-{k}") for k in range(1, 3)]
+    return [
+        _scheme("gost", False, gost),
+        _scheme("contract-glued", False, glued),
+        _scheme("annex-controls", True, annex),
+        _scheme("cfr-paragraphs", True, cfr),
+        _scheme("list-items", True, items),
+        _scheme("id-series", True, ids),
+    ]
+
+
+def title(scheme: Scheme) -> str:
+    return f"Test standard of {scheme.name} numbering" if scheme.english else f"Тестовый стандарт «{scheme.name}»"
+
+
+def markdown(scheme: Scheme) -> str:
+    out = [f"# {title(scheme)}", ""]
+    for b in scheme.blocks:
+        out += [f"## {b.text}" if b.depth == 0 else b.text, ""]
+    return "\n".join(out)
+
+
+def write_pdf(scheme: Scheme, path: Path) -> Path:
+    register_fonts()
+    flow = _Flow()
+    flow.paragraph(title(scheme), font=FONT_BOLD, size=16, indent=0, after=12)
+    for b in scheme.blocks:
+        if b.depth == 0:
+            flow.space(8)
+            flow.paragraph(b.text, font=FONT_BOLD, size=12, indent=0, after=6)
+        else:
+            flow.paragraph(b.text, font=FONT, size=11, indent=18 * b.depth, after=4)
+    meta = {"title": "", "author": "DocShelf test suite", "lang": "en-US" if scheme.english else "ru-RU"}
+    path.write_bytes(_render(flow.pages, lambda _c, _n, _t: None, meta, outline=False))
+    return path

@@ -1,0 +1,104 @@
+"""Numbering read from the document: every printed label is an address, in any scheme and format.
+
+The property: for documents generated in many numbering schemes (tests/numbergen.py), rendered as
+Markdown and as PDF, every labelled block's honest sentence verifies ``ok`` at clause level when cited
+by its innermost printed label, ``fetch`` by that citation returns the block's text, and a mutated
+sentence is never ``ok``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numbergen
+import pytest
+
+from docshelf.build.pipeline import DocOptions
+from docshelf.errors import CitationError
+from docshelf.law.numbering import address_key, read_label, roman_value
+from docshelf.shelf import store as shelf
+from docshelf.text import cited, verify
+
+SCHEMES = numbergen.schemes()
+
+
+def test_a_label_is_read_in_any_scheme() -> None:
+    spelled = {
+        "6.1.1 Изложение": ("n.n.n", "6.1.1", "6.1"),
+        "2.1.Провести работы": ("n.n", "2.1", "2"),
+        "A.5.1 Policies": ("X.n.n", "A.5.1", "A.5"),
+        "PR.AC-4: Access": ("XX.XX-n", "PR.AC-4", "PR.AC"),
+        "AC-2 (1) Automated": ("ID-n(n)", "1", "AC-2"),
+        "(iv) the fourth": ("(i)", "iv", ""),
+        "b. second": ("a.", "b", ""),
+        "а) наименование": ("я)", "а", ""),
+    }
+    for text, (style, atom, parent) in spelled.items():
+        first = read_label(text)[0]
+        assert (first.style, first.atom, first.parent) == (style, atom, parent), text
+    assert read_label("2.1.Провести")[0].glued
+    # A year, a measure and a figure run into a word are no labels.
+    assert read_label("2023 г. был принят") == read_label("3.5 мм толщина") == read_label("6.1Текст") == []
+    assert [r.style for r in read_label("(i) x")] == ["(a)", "(i)"]  # the ninth letter or the first numeral
+    assert roman_value("xiv") == 14 and roman_value("ic") == 0
+
+
+def test_an_address_is_one_whatever_words_and_brackets_wrap_it() -> None:
+    assert address_key("§5.3.2 item 5.b") == address_key("5.3.2(5)(b)") == address_key("SP 5.3.2 item 5 b")[1:]
+    assert address_key("AC-2 (1)") == address_key("AC-2(1)") == ("ac-2", "1")
+    assert address_key("§ 11.10(a)(1)") == ("11.10", "a", "1")
+    assert address_key("п. 6.1.1") == address_key("пункт 6.1.1") == ("6.1.1",)
+
+
+@pytest.fixture(scope="module")
+def generated_shelf(tmp_path_factory: pytest.TempPathFactory, fonts: None) -> Path:
+    base = tmp_path_factory.mktemp("numbering")
+    root = shelf.init(base / "shelf", name="Numbering schemes")
+    for scheme in SCHEMES:
+        md = base / f"{scheme.name}.md"
+        md.write_text(numbergen.markdown(scheme), encoding="utf-8")
+        pdf = numbergen.write_pdf(scheme, base / f"{scheme.name}.pdf")
+        for source, fmt in ((md, "md"), (pdf, "pdf")):
+            opts = DocOptions(source="", category="gen", id=f"GEN-{scheme.name}-{fmt}")
+            shelf.add(root, [source], opts, progress=lambda _m: None)
+    return root
+
+
+CASES = [pytest.param(scheme, fmt, id=f"{scheme.name}-{fmt}") for scheme in SCHEMES for fmt in ("md", "pdf")]
+
+
+@pytest.mark.parametrize(("scheme", "fmt"), CASES)
+def test_every_printed_label_is_an_address_and_its_sentence_proves_there(
+    generated_shelf: Path, scheme: numbergen.Scheme, fmt: str
+) -> None:
+    doc = f"GEN-{scheme.name}-{fmt}"
+    failures = []
+    for block in (b for b in scheme.blocks if b.sentence):
+        ref = f"{doc} {block.citation}"
+        got = verify.verify_quote(generated_shelf, block.sentence, ref)
+        if (got.verdict, got.level) != ("ok", "clause"):
+            failures.append(f"{ref}: {got.verdict}/{got.level} {got.message}")
+            continue
+        text = cited.fetch_ref(generated_shelf, ref).text
+        if not text.startswith(block.text):
+            failures.append(f"{ref}: fetch returned {text[:120]!r}")
+        mutated = block.sentence.replace("уникальное", "обычное").replace("unique", "ordinary")
+        if verify.verify_quote(generated_shelf, mutated, ref).verdict == "ok":
+            failures.append(f"{ref}: a mutated sentence is ok")
+    assert failures == []
+
+
+def test_a_citation_finer_than_any_clause_is_refused_with_its_place_in_the_tree(generated_shelf: Path) -> None:
+    with pytest.raises(CitationError) as err:
+        cited.fetch_ref(generated_shelf, "GEN-gost-md п. 1.2.9")
+    message = str(err.value)
+    assert "Closest: п. 1.2, п. 1.2.1" in message  # the parent, then the siblings
+
+
+def test_fetch_by_ref_returns_exactly_the_clause_with_its_span(generated_shelf: Path) -> None:
+    got = cited.fetch_ref(generated_shelf, "GEN-cfr-paragraphs-md § 2.10(b)(1)")
+    assert (got.clause, got.level) == ("§2.10(b)(1)", "clause")
+    whole = cited.reader.fetch(generated_shelf, got.path).text
+    assert whole[got.span[0] : got.span[1]] == got.text and got.text.startswith("(1) ")
+    with pytest.raises(CitationError):
+        cited.fetch_ref(generated_shelf, "GEN-cfr-paragraphs-md")  # a whole document is no clause
