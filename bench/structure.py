@@ -4,7 +4,8 @@ For every document of ``../shared/corpus`` it builds the shelf files in memory (
 the build's own quality record (``docshelf.build.quality``): contents entries found / expected and
 where they come from (PDF outline, printed contents), false headings (a clause id heading two
 separate places), surviving furniture lines, fixed-size fallback parts, tables and tables whose
-rows do not line up. Deterministic: the figures do not depend on the machine.
+rows do not line up, and the labels the document prints at block starts (any numbering scheme) that
+became clauses. Deterministic: the figures do not depend on the machine.
 
     python bench/structure.py                 # every corpus document
     python bench/structure.py --only NIST     # documents whose file name contains NIST
@@ -37,10 +38,10 @@ def main() -> int:
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "SOURCES.md" and args.only in p.name)
     print(
         "| document | map | contents found / expected | share | false headings | furniture lines "
-        "| fallback parts | tables (unaligned) |"
+        "| fallback parts | tables (unaligned) | printed labels addressed |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    found = expected = 0
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    found = expected = printed = addressed = 0
     for path in files:
         meta = build_document(path.read_bytes(), DocOptions(source=path.name), ShelfConfig()).meta
         q = dict(meta.quality or {})
@@ -48,15 +49,21 @@ def main() -> int:
         found += c["found"]
         expected += c["expected"]
         share = "–" if c["share"] is None else f"{c['share']:.2f}"
+        a = q.get("addresses") or {"printed": 0, "addressed": 0, "share": None}
+        printed += a["printed"]
+        addressed += a["addressed"]
+        labels = "–" if a["share"] is None else f"{a['addressed']} / {a['printed']} ({a['share']:.2f})"
         print(
             f"| {path.name[:48]} | {c['source']} | {c['found']} / {c['expected']} | {share} "
             f"| {len(q['false_headings'])} | {q['furniture_lines']} | {q['fallback_parts']} "
-            f"| {q['tables']} ({q['unaligned_tables']}) |"
+            f"| {q['tables']} ({q['unaligned_tables']}) | {labels} |"
         )
         if args.missing and c["missing"]:
             print(f"|   missing: {'; '.join(c['missing'])} |||||||")
     if expected:
         print(f"\nAll documents with a map: {found} of {expected} contents entries found ({found / expected:.3f}).")
+    if printed:
+        print(f"Labels printed at block starts that are clauses: {addressed} of {printed} ({addressed / printed:.3f}).")
     return 0
 
 

@@ -21,6 +21,7 @@ class QualityFloors:
 
     min_contents_found: float = 0.95  # share of the document's own contents entries found as headings
     max_furniture_lines: int = 0  # repeated page lines (headers, footers, page numbers) left in the text
+    min_labels_addressed: float = 0.8  # share of the labels printed at block starts that are clauses
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from docshelf import convert
 from docshelf.build import quality, toc
+from docshelf.build.addresses import printed_labels
 from docshelf.build.clean import clean
 from docshelf.build.completeness import (
     contents_entries,
@@ -151,6 +152,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         meta=meta,
         title_source=title_source,
         id_source=id_source,
+        addresses=printed_labels(records, files),
     )
     meta = replace(meta, warnings=tuple(warnings), quality=report)
     if split:

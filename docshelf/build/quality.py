@@ -134,6 +134,7 @@ def assess(
     meta: DocMeta,
     title_source: str,
     id_source: str,
+    addresses: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The quality record of one built document (see the module docstring); ``warnings`` says it in words.
 
@@ -167,6 +168,8 @@ def assess(
         "title_source": title_source,
         "id_source": id_source,
     }
+    if addresses is not None:
+        record["addresses"] = addresses
     record["warnings"] = quality_warnings(record)
     return record
 
@@ -203,7 +206,16 @@ def quality_warnings(q: dict[str, Any]) -> list[str]:
         )
     if q["unaligned_tables"]:
         out.append(f"tables: {q['unaligned_tables']} of {q['tables']} table(s) have rows that do not line up")
+    a = q.get("addresses") or {}
+    if a.get("share") is not None and a["share"] < _ADDRESSES_WARN:
+        out.append(
+            f"addresses: {a['addressed']} of {a['printed']} labels the document prints at block starts are clauses "
+            f"({a['share']:.3f}); not placed, e.g. {_some([repr(u) for u in a['unplaced']])}"
+        )
     return out
+
+
+_ADDRESSES_WARN = 0.95  # below this share of printed labels made clauses, add says so
 
 
 def below_floors(q: dict[str, Any], floors: QualityFloors) -> list[str]:
@@ -215,6 +227,12 @@ def below_floors(q: dict[str, Any], floors: QualityFloors) -> list[str]:
         out.append(
             f"{c['found']} of {c['expected']} contents entries found as headings ({share:.3f} < "
             f"{floors.min_contents_found:.3f}); missing: {_some(c.get('missing', []))}"
+        )
+    a = q.get("addresses") or {}
+    if a.get("share") is not None and a["share"] < floors.min_labels_addressed:
+        out.append(
+            f"{a['addressed']} of {a['printed']} printed labels are clauses ({a['share']:.3f} < "
+            f"{floors.min_labels_addressed:.3f}); not placed, e.g. {_some([repr(u) for u in a['unplaced']])}"
         )
     furniture = int(q.get("furniture_lines", 0))
     if furniture > floors.max_furniture_lines:
