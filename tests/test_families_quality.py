@@ -60,7 +60,7 @@ def test_strict_check_fails_a_document_below_the_contents_floor(new_shelf: Path,
 def test_the_floor_comes_from_the_shelf_config(new_shelf: Path, phantom_pdf: Path) -> None:
     shelf.add(new_shelf, [phantom_pdf], DocOptions("", "manuals"), progress=_quiet)
     config = json.loads((new_shelf / ".docshelf.json").read_text(encoding="utf-8"))
-    assert config["quality"] == {"min_contents_found": 0.95, "max_furniture_lines": 0}
+    assert config["quality"] == {"min_contents_found": 0.95, "max_furniture_lines": 0, "min_labels_addressed": 0.8}
     config["quality"]["min_contents_found"] = 0.8
     (new_shelf / ".docshelf.json").write_text(json.dumps(config), encoding="utf-8")
     assert check.check(new_shelf, strict=True) == []

@@ -34,6 +34,7 @@ from docshelf.server.audit import AuditLog, clip, parse_since, read_audit
 from docshelf.server.commands import audit as audit_command
 from docshelf.server.pin import Pin
 from docshelf.shelf import gitrepo, reader
+from docshelf.text import cited
 
 MODES = ["auto", "legacy"]
 LAW = "docs/laws/999-fz"
@@ -93,7 +94,7 @@ async def test_tools_have_schemas_annotations_and_descriptions(demo: Path, mode:
     fetch = tools["fetch"].input_schema["properties"]
     assert fetch["start"]["minimum"] == 0
     assert fetch["max_chars"]["maximum"] <= 20000 and fetch["max_chars"]["default"] <= 20000
-    assert tools["fetch"].input_schema["required"] == ["path"]
+    assert tools["fetch"].input_schema.get("required", []) == [] and {"path", "ref"} <= set(fetch)  # one of them
     out = tools["fetch"].output_schema["properties"]
     assert {"sha256", "next_start", "clauses", "title", "text"} <= set(out)
 
@@ -128,6 +129,27 @@ async def test_read_index_and_fetch_match_the_library(demo: Path, section: str, 
     assert "text" not in sec.structured_content and text.count(whole.text) == 1
     assert text.startswith(f"[{section} @ {sha[:12]} · chars 0–{whole.total_chars} of {whole.total_chars} · sha256 ")
     assert sha not in text and whole.sha256 not in text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", MODES)
+async def test_fetch_by_ref_is_exactly_the_cited_clause_the_library_reads(demo: Path, section: str, mode: str) -> None:
+    sha = gitrepo.resolve(demo)
+    ref = "999-ФЗ п. 2 ч. 1 ст. 3"
+    async with Client(server_for(demo), mode=mode) as client:
+        res = await client.call_tool("fetch", {"ref": ref})
+        both = await client.call_tool("fetch", {"path": section, "ref": ref})
+        neither = await client.call_tool("fetch", {})
+        document = await client.call_tool("fetch", {"ref": "999-ФЗ"})
+    assert not res.is_error and payload(res) == cited.fetch_ref(demo, ref, at=sha).to_dict()
+    got = res.structured_content
+    assert (got["clause"], got["level"], got["path"], got["commit"]) == ("ст. 3 ч. 1 п. 2", "clause", section, sha)
+    whole = reader.fetch(demo, section, at=sha).text
+    assert (
+        whole[got["span"][0] : got["span"][1]].startswith("2) ") and got["sha256"] == reader.fetch(demo, section).sha256
+    )
+    assert both.is_error and neither.is_error and document.is_error
+    assert "cite one clause" in document.content[0].text
 
 
 @pytest.mark.anyio

@@ -99,7 +99,8 @@ def section_clauses(
             elif found is None and kind != "law" and readings[n]:
                 fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
                 spelled = _generic(fit[1], kind) if fit else None
-                if fit and spelled:
+                parent = next((o.id for o in reversed(stack) if fit and o.depth < fit[0]), base) or section_clause
+                if fit and spelled and _join_generic(parent, spelled, kind):
                     reading, found, generic = fit[1], (fit[0], spelled), True
             if found is None:
                 if not g.is_editorial(text):
@@ -210,7 +211,10 @@ _ITEM = "item"
 
 def _join_generic(parent: str, label: str, kind: str) -> str:
     """A label read from the document under the clause it is in: «(a)» right after its parent
-    («§11.10(a)(1)»), a list item as «§4.2 item 5», its sub-item as «§4.2 item 5.b»."""
+    («§11.10(a)(1)»), a list item as «§4.2 item 5», its sub-item as «§4.2 item 5.b»; "" for an item
+    or a bracketed label under no clause at all (every unnumbered section would have its «item 1»)."""
+    if not parent and label.startswith(("(", _ITEM + " ")):
+        return ""
     if label.startswith("("):
         return f"{parent}{label}"
     if label.startswith(_ITEM + " "):

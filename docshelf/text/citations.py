@@ -197,10 +197,11 @@ def _closest(meta: DocMeta, clause: str) -> str:
     want = _tree_key(clause)
     keys = {cid: _tree_key(cid) for cid in ids}
     tree: list[str] = []
-    if want:
+    if len(want) > 1:  # a place under a parent: the parent, its nearest children, then the wanted one's own
         parent = want[:-1]
-        tree += [c for c, k in keys.items() if parent and k == parent]
-        tree += [c for c, k in keys.items() if k[:-1] == parent and k != want and len(k) == len(want)]
+        siblings = [c for c, k in keys.items() if k[:-1] == parent and k != want and len(k) == len(want)]
+        tree += [c for c, k in keys.items() if k == parent]
+        tree += difflib.get_close_matches(clause, siblings, n=4, cutoff=0) if siblings else []
         tree += [c for c, k in keys.items() if k[: len(want)] == want and len(k) == len(want) + 1]
     spelled = difflib.get_close_matches(clause, ids, n=5, cutoff=0.5)
     close = list(dict.fromkeys(tree[:5] + spelled))[:5]
@@ -235,8 +236,16 @@ def _address_targets(meta: DocMeta, rest: str) -> tuple[list[Target], list[str]]
             if k and (k if whole else k[-len(want) :]) in forms
         ]
         if hits:
-            return hits, list(dict.fromkeys(t.clause for t in hits))
+            ids = list(dict.fromkeys(t.clause for t in hits))
+            spelled = [cid for cid in ids if _compact(cid) == _compact(" ".join(words))]
+            if len(ids) > 1 and len(spelled) == 1:  # «§22(b)» beside «§22 item b»: the one spelled so
+                return [t for t in hits if t.clause == spelled[0]], spelled
+            return hits, ids
     return [], []
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\s«»\"]+", "", text).casefold()
 
 
 def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
