@@ -46,7 +46,12 @@ def _problems(corpus_shelf: Path) -> list[check.Problem]:
 
 
 def test_shelf_passes_its_own_check(corpus_shelf: Path) -> None:
-    assert _problems(corpus_shelf) == []
+    # The BIND manual spells its chapter numbers out («CHAPTER / FIVE»): two chapters of its printed
+    # contents are not on the shelf as §5 and §9, and check must say so.
+    assert [(p.path, p.message) for p in _problems(corpus_shelf)] == [
+        ("docs/en-tech/bv9arm/subindex.md", f"Bv9ARM: §{n} is in the document's own contents but not on the shelf.")
+        for n in (5, 9)
+    ]
 
 
 def _furniture(corpus_shelf: Path, *, in_gost: bool) -> list[Path]:

@@ -5,8 +5,8 @@ page holds at most ``MAX_ENTRIES`` entries and ``PAGE_BYTES`` bytes. A document 
 page per top-level group of its own (Раздел / Глава / Appendix) under its own subindex, and a group
 still over gets pages per its own sub-groups, and so on; sections outside any group that still do
 not fit are packed, in order, into pages of consecutive sections (a whole article number or control
-family together where it fits). Gists share what a page's budget leaves: a short one whole, the rest
-cut at a part boundary. Short lists stay flat, so no level exists only to hold two or three links.
+family together where it fits; a run of pieces too long for one page is cut between pieces). Gists
+share what a page's budget leaves: a short one whole, the rest cut at a part boundary. Short lists stay flat, so no level exists only to hold two or three links.
 
 This module decides the pages; how a line reads is the renderer's (:mod:`docshelf.build.toc`), which
 hands its lines in as a :class:`Lister` so that the budget is measured on the page as written.
@@ -217,9 +217,20 @@ def _pack(sections: Sequence[SectionMeta], skip: int, room: int, lister: Lister)
         entries = sum(1 for t, _g, _least in lines if t.lstrip().startswith("- ["))
         return sum(_bytes(t) + 1 + (least if g else 0) for t, g, least in lines), entries
 
+    def cut(run: list[SectionMeta]) -> list[list[list[SectionMeta]]]:
+        """A run of pieces too long for any page (a fallback cut into a hundred parts): in page-sized runs."""
+        if cost([run])[0] <= room:
+            return [[run]]
+        chunks: list[list[SectionMeta]] = [[]]
+        for s in run:
+            if chunks[-1] and (cost([chunks[-1] + [s]])[0] > room or len(chunks[-1]) >= MAX_ENTRIES - 1):
+                chunks.append([])
+            chunks[-1].append(s)
+        return [[chunk] for chunk in chunks]
+
     pages: list[list[list[SectionMeta]]] = [[]]
     for fam in families:
-        parts = [fam] if cost(fam)[0] <= room else [[run] for run in fam]  # too big: its runs one by one
+        parts = [fam] if cost(fam)[0] <= room else [c for run in fam for c in cut(run)]  # too big: run by run
         for part in parts:
             size, entries = cost(pages[-1] + part)
             if pages[-1] and (size > room or entries > MAX_ENTRIES):

@@ -27,6 +27,7 @@ from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at, safe_path
 
+_GLUED_BRACKET = re.compile(r"(?<=[\w)])\(\w{1,4}\)")
 WHOLE = 1 << 62  # end offset of a target that is a whole section
 LEVELS = ("clause", "section", "document")
 
@@ -225,7 +226,7 @@ def _address_targets(meta: DocMeta, rest: str) -> tuple[list[Target], list[str]]
     words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
     words = [w for w in words if w.casefold().strip(".,;:") not in names]
     want = numbering.address_key(" ".join(words))
-    if not want or not all(re.search(r"\d", a) or len(a) <= 4 for a in want):
+    if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in _PART_WORDS for a in want):
         return [], []
     clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
     forms = (want, want[::-1])
@@ -242,6 +243,13 @@ def _address_targets(meta: DocMeta, rest: str) -> tuple[list[Target], list[str]]
                 return [t for t in hits if t.clause == spelled[0]], spelled
             return hits, ids
     return [], []
+
+
+# Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
+_PART_WORDS = frozenset(
+    "appendix annex attachment chapter part subpart article schedule exhibit footnote "
+    "прил приложение раздел разд глава гл статья ст часть сноска".split()
+)
 
 
 def _compact(text: str) -> str:
@@ -331,11 +339,15 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         problems.append(f"names more than one place: «{', '.join(parsed.repeated)}»")
     clause = parsed.clause(slots=frozenset(grammar.CITE_ORDER) - grammar.GROUP_SLOTS)
     named_first = f"{parsed.name} {clause}".strip() if parsed.name else clause
-    if problems or (clause and not _clause_targets(meta, named_first)):
+    # «§3(3)», «§ 11.10(a)(1)»: brackets the grammar skips as punctuation are a label in English texts.
+    bracketed = english and _GLUED_BRACKET.search(rest) is not None
+    if problems or bracketed or (clause and not _clause_targets(meta, named_first)):
         # The document's own labels as the citation spells them («§ 11.10(a)», «4.2(11)», «A.9.2.3»).
         by_address, ids = _address_targets(meta, rest)
         if len(ids) == 1:
             return Resolution(meta.id, ids[0], "clause", by_address, others, [note] if note else [])
+        if bracketed and not ids:
+            problems.append(f"no clause has the bracketed label of «{rest.strip()}»")
         if len(ids) > 1:
             raise CitationError(
                 f"{meta.id}: the reference {ref!r} names {len(ids)} places: {', '.join(ids[:6])}. "
