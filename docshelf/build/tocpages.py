@@ -6,7 +6,8 @@ page per top-level group of its own (Раздел / Глава / Appendix) under
 still over gets pages per its own sub-groups, and so on; sections outside any group that still do
 not fit are packed, in order, into pages of consecutive sections (a whole article number or control
 family together where it fits; a run of pieces too long for one page is cut between pieces). Gists
-share what a page's budget leaves: a short one whole, the rest cut at a part boundary. Short lists stay flat, so no level exists only to hold two or three links.
+share what a page's budget leaves: a short one whole, the rest cut at a part boundary. Short lists
+stay flat, so no level exists only to hold two or three links.
 
 This module decides the pages; how a line reads is the renderer's (:mod:`docshelf.build.toc`), which
 hands its lines in as a :class:`Lister` so that the budget is measured on the page as written.
