@@ -146,6 +146,10 @@ def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cl
     for row in re.finditer(r"[^\n]+", table):
         for cell in row.group(0).split("|"):
             labels = [r for r in numbering.read_label(cell.strip()) if _SERIES.match(r.style)]
+            # The id's own row says what it is («PR.AC-4: Access permissions are managed …»); a cell
+            # holding only an id («AC-2» in a mapping table) refers to it and is no clause of its own.
+            if labels and len(cell.strip()[labels[0].length :].split()) < _ROW_WORDS:
+                break
             if labels:
                 found.append((labels[0], start + row.start(), start + row.end()))
                 break
@@ -160,6 +164,7 @@ def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cl
     return out
 
 
+_ROW_WORDS = 3  # words after a row's id that make the row its statement
 _SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
 
 

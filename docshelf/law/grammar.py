@@ -61,7 +61,12 @@ HEADINGS: tuple[HeadingKind, ...] = (
     # «Appendix F.1. Multiple Networks» (RFC 4271): a section of an appendix, cited «§F.1».
     HeadingKind("subappendix", 15, re.compile(r"^Appendix\s+([A-Z](?:\.\d+)+)\.?(?=\s|$)"), "§"),
     # «Appendix E. TCP Options», «Appendix A References»; not «Appendix B provides definitions …».
-    HeadingKind("appendix", 10, re.compile(r"^Appendix\s+([A-Z])(?=$|[.:]|\s+[–—-]\s|\s+[A-Z0-9«\"(])\.?"), "Appendix"),
+    HeadingKind(
+        "appendix",
+        10,
+        re.compile(r"^(?:Appendix|APPENDIX)\s+([A-Z])(?=$|[.:]|\s+[–—-]\s|\s+[A-Z0-9«\"(])\.?"),
+        "Appendix",
+    ),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     HeadingKind("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S"), "разд."),
     # A section of a regulation's part, named by its sign («§ 11.10 Controls for closed systems.»), cited «§11.10».

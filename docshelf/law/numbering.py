@@ -119,6 +119,8 @@ def read_label(text: str) -> list[Label]:
         out.append(Label(numbers + dot, style, int(parts[-1]), numbers, ".".join(parts[:-1]), glued, m.end()))
     elif m := _SINGLE_DOT.match(text):
         glued = text[m.end() : m.end() + 1].isalpha()
+        if glued and not m.group(1).isdigit():
+            return []  # «U.S.», «e.g.»: an abbreviation, not «2.Текст»
         out.extend(_value_readings(m.group(1), "{}.", m.group(0), m.end(), glued=glued))
     elif m := _FOOTNOTE.match(text):
         out.append(Label(m.group(0), "<n>", int(m.group(1)), m.group(1), length=m.end()))

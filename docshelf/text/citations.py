@@ -198,11 +198,11 @@ def _closest(meta: DocMeta, clause: str) -> str:
     want = _tree_key(clause)
     keys = {cid: _tree_key(cid) for cid in ids}
     tree: list[str] = []
-    if len(want) > 1:  # a place under a parent: the parent, its nearest children, then the wanted one's own
+    if len(want) > 1:  # a place under a parent: the parent, its children, then the wanted one's own
         parent = want[:-1]
         siblings = [c for c, k in keys.items() if k[:-1] == parent and k != want and len(k) == len(want)]
         tree += [c for c, k in keys.items() if k == parent]
-        tree += difflib.get_close_matches(clause, siblings, n=4, cutoff=0) if siblings else []
+        tree += siblings[:4]  # in the document's order: where the wanted one would stand
         tree += [c for c, k in keys.items() if k[: len(want)] == want and len(k) == len(want) + 1]
     spelled = difflib.get_close_matches(clause, ids, n=5, cutoff=0.5)
     close = list(dict.fromkeys(tree[:5] + spelled))[:5]
@@ -211,7 +211,9 @@ def _closest(meta: DocMeta, clause: str) -> str:
 
 def _tree_key(clause: str) -> tuple[str, ...]:
     """A clause's place in the tree: its address with dotted numbers as levels («п. 6.1.1» → 6, 1, 1)."""
-    return tuple(part for atom in numbering.address_key(clause) for part in re.split(r"[.-]", atom) if part)
+    parts = (part for atom in numbering.address_key(clause) for part in re.split(r"[.-]", atom) if part)
+    # Kind words («ст», «item», «appendix») say what a level is, not where: only labels stay.
+    return tuple(p for p in parts if not (p.isalpha() and len(p) > 1 and not numbering.roman_value(p)))
 
 
 def _address_targets(meta: DocMeta, rest: str) -> tuple[list[Target], list[str]]:
