@@ -24,6 +24,7 @@ from docshelf.build.docmap import find_map
 from docshelf.build.gist import gist
 from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
+from docshelf.build.repeated import qualify_repeated
 from docshelf.build.split import Section, split_document, whole_document
 from docshelf.build.structure import find_headings
 from docshelf.build.titles import document_title
@@ -123,6 +124,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
         records.append(_section_record(path, s, markdown, english, known))
+    records, repeated = qualify_repeated(records, english)
     meta = DocMeta(
         id=doc_id,
         title=title,
@@ -152,7 +154,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         meta=meta,
         title_source=title_source,
         id_source=id_source,
-        addresses=printed_labels(records, files),
+        addresses={**printed_labels(records, files), "printed_twice": repeated},
     )
     meta = replace(meta, warnings=tuple(warnings), quality=report)
     if split:

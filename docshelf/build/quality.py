@@ -207,6 +207,11 @@ def quality_warnings(q: dict[str, Any]) -> list[str]:
     if q["unaligned_tables"]:
         out.append(f"tables: {q['unaligned_tables']} of {q['tables']} table(s) have rows that do not line up")
     a = q.get("addresses") or {}
+    if unqualified := [str(r["label"]) for r in a.get("printed_twice", []) if not r["as"]]:
+        out.append(
+            f"addresses: {len(unqualified)} label(s) printed in more than one place that no part tells apart "
+            f"(proven for the document only): {_some(unqualified)}"
+        )
     if a.get("share") is not None and a["share"] < _ADDRESSES_WARN:
         out.append(
             f"addresses: {a['addressed']} of {a['printed']} labels the document prints at block starts are clauses "

@@ -209,6 +209,12 @@ def _closest(meta: DocMeta, clause: str) -> str:
     return f" Closest: {', '.join(close)}." if close else ""
 
 
+def _restated(meta: DocMeta, label: str) -> list[str]:
+    """The qualified ids the build gave the other places that print ``label`` (``build.repeated``)."""
+    addresses = (meta.quality or {}).get("addresses") or {}
+    return next((list(r["as"]) for r in addresses.get("printed_twice", []) if r.get("label") == label), [])
+
+
 def _tree_key(clause: str) -> tuple[str, ...]:
     """A clause's place in the tree: its address with dotted numbers as levels («п. 6.1.1» → 6, 1, 1)."""
     parts = (part for atom in numbering.address_key(clause) for part in re.split(r"[.-]", atom) if part)
@@ -375,6 +381,11 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
             targets = [t for t in targets if t.path in inside]
         if ambiguous := _ambiguity(meta, targets):
             return Resolution(meta.id, named, "document", targets, others, [*notes, ambiguous])
+        if restated := sorted({c for c in all_clause_ids(meta) if c.endswith(" " + named) and c != named}):
+            if all(c.split()[0] in {"Appendix", grammar.ANNEX, "разд.", "гл."} for c in restated):
+                notes.append(
+                    f"«{named}» is also printed in another part: cite {', '.join(restated[:4])} for that place."
+                )
         return Resolution(meta.id, targets[0].clause, "clause", targets, others, notes)
     if groups:
         sections = [s for s in meta.sections if set(groups) <= _group_ids(s, english)]

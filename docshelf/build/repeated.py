@@ -1,0 +1,99 @@
+"""One label, one place: a label a document prints in two parts becomes two addresses, each qualified
+by the part it is in.
+
+NIST SP 800-53 prints «AC-2» in its control catalogue (Appendix F) and again in its industrial-systems
+appendix (Appendix I); a label like that cannot be proven at clause level by itself. The build looks
+for clause ids that stand in sections of different parts (not the pieces of one split section), finds
+for each place the part it sits in (the appendix, annex or division among the section's groups, or
+the section's own heading), and when those parts tell every place apart, spells each place with its
+part first («Appendix I AC-2»). The place where the label heads its own section (the catalogue's
+«AC-2») is its home and keeps the bare label, so the usual citation proves the clause; without one
+home every place is qualified and a bare citation names them all (``text.citations``). Places the
+parts cannot tell apart stay as they are, and the quality report says so. Pure.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+
+from docshelf.law import grammar
+from docshelf.records import Clause, SectionMeta
+
+_PART_KINDS = frozenset({"appendix", "prilozhenie", "razdel", "roman", "glava", "subappendix"})
+
+
+def part_of(section: SectionMeta, english: bool) -> str:
+    """The clause id of the outermost part a section is in («Appendix F», «прил. 2»); "" when none."""
+    own = [section.title] if section.clause and grammar.is_annex(section.clause) else []
+    for text in [*section.groups, *own, section.clause]:
+        for kind in grammar.HEADINGS:
+            if kind.name in _PART_KINDS and (m := kind.heading.match(str(text).replace("*", "").strip())):
+                return grammar.heading_clause_id(kind.name, m.group(1) or "", english=english)
+        if text == section.clause and section.clause.startswith(("Appendix ", grammar.ANNEX)):
+            return section.clause
+    return ""
+
+
+def qualify_repeated(
+    records: Sequence[SectionMeta], english: bool
+) -> tuple[list[SectionMeta], list[dict[str, object]]]:
+    """The records with labels printed in two parts qualified by their parts, and what was done:
+    ``[{"label", "places", "as"}]`` (``as`` empty when the parts could not tell the places apart)."""
+    where: dict[str, list[int]] = defaultdict(list)
+    for n, r in enumerate(records):
+        for c in r.clauses:
+            if not where[c.id] or where[c.id][-1] != n:
+                where[c.id].append(n)
+    renames: dict[int, dict[str, str]] = defaultdict(dict)
+    report: list[dict[str, object]] = []
+    for label, places in where.items():
+        if len(places) < 2 or _one_split_section(records, places):
+            continue
+        parts = [part_of(records[n], english) for n in places]
+        runs = _runs(places, parts)
+        if len(runs) < 2:
+            continue  # consecutive sections of one part: the pieces of one place
+        # Its home: the one place where the label heads its own section (the catalogue's «AC-2»)
+        # keeps the bare label; the places that restate it elsewhere are qualified.
+        homes = {parts[k] for k, n in enumerate(places) if records[n].clause == label}
+        home = next(iter(homes)) if len(homes) == 1 else None
+        others = [(n, p) for n, p in zip(places, parts, strict=True) if p != home]
+        named = {p for _n, p in others}
+        if (
+            all(named)
+            and len(named) == len(runs) - (home is not None)
+            and not any(label.startswith(p + " ") for p in named)
+        ):
+            for n, part in others:
+                renames[n][label] = f"{part} {label}"
+            report.append({"label": label, "places": len(runs), "as": sorted(f"{p} {label}" for p in named)})
+        else:
+            report.append({"label": label, "places": len(runs), "as": []})
+    out = list(records)
+    for n, names in renames.items():
+        r = out[n]
+        clauses = tuple(Clause(names.get(c.id, c.id), c.start, c.end) for c in r.clauses)
+        out[n] = replace(r, clauses=clauses)
+    return out, report
+
+
+def _one_split_section(records: Sequence[SectionMeta], places: list[int]) -> bool:
+    """Consecutive pieces of one section (a long article cut in parts) hold one place, not two."""
+    owners = {records[n].clause for n in places}
+    return len(owners) == 1 and places == list(range(places[0], places[0] + len(places)))
+
+
+def _runs(places: list[int], parts: list[str]) -> list[str]:
+    """The distinct places: consecutive sections of one part count once."""
+    out: list[str] = []
+    last = -2
+    for n, part in zip(places, parts, strict=True):
+        if not out or n != last + 1 or part != out[-1]:
+            out.append(part)
+        last = n
+    return out
+
+
+__all__ = ["part_of", "qualify_repeated"]
