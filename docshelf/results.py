@@ -148,6 +148,11 @@ class QuoteCheck(Result):
         default=None, description="Nearest passage of the cited clause and a word diff (not_found)."
     )
     level: str = Field(default="", description="What an ok proves: clause | section | document ('' otherwise).")
+    fetch_ref: str = Field(
+        default="",
+        description="For an ok: the citation of the innermost clause holding the match; fetch(ref=…) returns "
+        "exactly that clause, and it is the reference to give in the answer.",
+    )
     candidates: list[str] = Field(default_factory=list, description="Other documents the citation also matched.")
     notes: list[str] = Field(
         default_factory=list, description="How the reference was read (the edition chosen, an ambiguity)."

@@ -82,6 +82,9 @@ def test_every_printed_label_is_an_address_and_its_sentence_proves_there(
         text = cited.fetch_ref(generated_shelf, ref).text
         if not text.startswith(block.text):
             failures.append(f"{ref}: fetch returned {text[:120]!r}")
+        # The ok names the innermost clause to cite; fetching it gives back the quoted sentence.
+        if block.sentence not in cited.fetch_ref(generated_shelf, got.fetch_ref).text:
+            failures.append(f"{ref}: fetch_ref {got.fetch_ref!r} does not hold the sentence")
         mutated = block.sentence.replace("уникальное", "обычное").replace("unique", "ordinary")
         if verify.verify_quote(generated_shelf, mutated, ref).verdict == "ok":
             failures.append(f"{ref}: a mutated sentence is ok")

@@ -414,8 +414,10 @@ def _resolve_path(metas: tuple[DocMeta, ...], ref: str, commit: str) -> Resoluti
             if not fragment.strip():
                 return Resolution(meta.id, "", "section", [Target(meta.id, path, s.clause, 0, WHOLE)])
             english = meta.english
-            parsed = grammar.parse_citation(fragment, english=english, names=_parts(meta))
             ids = {c.id: (c.start, c.end) for c in s.clauses}
+            if (exact := fragment.strip()) in ids:  # the id as the build spelled it («§4.2 item 7.b»)
+                return Resolution(meta.id, exact, "clause", [Target(meta.id, path, exact, *ids[exact])])
+            parsed = grammar.parse_citation(fragment, english=english, names=_parts(meta))
             if parsed.unread or parsed.repeated or not parsed.components:
                 what = " ".join(parsed.unread + parsed.repeated) or fragment.strip()
                 raise CitationError(

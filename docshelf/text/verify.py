@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from docshelf.errors import CitationError, PathOutsideShelfError, SectionNotFoundError
+from docshelf.errors import CitationError, DocShelfError, PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.clauses import blank_editorial
 from docshelf.records import Clause, SectionMeta
 from docshelf.results import BatchCheck, QuoteCheck
@@ -248,6 +248,21 @@ def _passage(root: Path, commit: str, t: Target, lo: int, hi: int, quote: str, r
             "diff": word_diff(quote, passage)}  # fmt: skip
 
 
+def _address(root: Path, commit: str, hit: QuoteCheck) -> str:
+    """The citation that names exactly the clause holding an ok's match: the document id and the clause
+    where that reads back to it, else the section path and the clause (a label the document prints twice)."""
+    if not hit.clause:
+        return ""
+    ref = f"{hit.doc_id} {hit.clause}"
+    try:
+        back = resolve_ref(root, ref, commit)
+    except DocShelfError:
+        return f"{hit.path}#{hit.clause}"
+    if back.level == "clause" and {(t.path, t.clause) for t in back.targets} >= {(hit.path, hit.clause)}:
+        return ref
+    return f"{hit.path}#{hit.clause}"
+
+
 def _ok_message(resolution: Resolution, clause: str, path: str) -> str:
     """What an ``ok`` proves, in words: the level, and the clause to cite when it was not the clause itself
     (by its section path where the document uses that label in more than one place)."""
@@ -320,6 +335,7 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
                 "quote": quote,
                 "message": message,
                 "level": resolution.level,
+                "fetch_ref": _address(root, commit, hit),
                 "candidates": resolution.candidates,
                 "notes": resolution.notes,
             }
