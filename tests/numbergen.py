@@ -3,8 +3,9 @@
 A scheme is a tree of printed labels: headings at the top, then labelled blocks at any depth —
 decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
 paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», Russian
-sub-points «а)» and «1)». Each labelled block carries one sentence no other block has, and the
-citation an engineer or a lawyer would write for it. The same document renders as Markdown and as a
+sub-points «а)» and «1)», footnotes («<1>», a bare «1») marked in the block before. Each labelled
+block carries one sentence no other block has, and the citation an engineer or a lawyer would write
+for it. The same document renders as Markdown and as a
 PDF with a Cyrillic font, so the property is checked through both converters.
 """
 
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdfgen import FONT, FONT_BOLD, _Flow, _render, register_fonts
+
+FOOTNOTE = 9  # a row's depth that makes it a footnote of the row before
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,18 @@ def _sentence(english: bool, n: int, scheme: str) -> str:
 
 def _scheme(name: str, english: bool, rows: list[tuple[int, str, str]]) -> Scheme:
     """rows: (depth, printed label or heading text, citation); a sentence is added to every labelled row."""
-    blocks = []
+    blocks: list[Block] = []
     for n, (depth, label, citation) in enumerate(rows, start=1):
         if depth == 0:
             blocks.append(Block(label, "", citation, 0))
             continue
         sentence = _sentence(english, n, name)
+        if depth == FOOTNOTE:  # the mark goes on the block before; the note is printed after it
+            prev = blocks[-1]
+            mark = label if label.startswith("<") else label.rstrip(".")
+            blocks[-1] = Block(f"{prev.text} {mark}", prev.sentence, prev.citation, prev.depth)
+            blocks.append(Block(f"{label} {sentence}", sentence, citation, FOOTNOTE))
+            continue
         sep = "" if label.endswith(".") and label[:-1].replace(".", "").isdigit() and "glued" in name else " "
         blocks.append(Block(f"{label}{sep}{sentence}", sentence, citation, depth))
     return Scheme(name, english, tuple(blocks))
@@ -60,6 +69,7 @@ def schemes() -> list[Scheme]:
         gost.append((1, f"1.{a}", f"п. 1.{a}"))
         for b in (1, 2, 3):
             gost.append((2, f"1.{a}.{b}", f"п. 1.{a}.{b}"))
+    gost.append((FOOTNOTE, "<1>", "п. 1.2.3 сноска 1"))
     gost.append((3, "а)", "п. 1.2.3 подп. «а»"))
     gost.append((3, "б)", "п. 1.2.3 подп. «б»"))
     gost.append((4, "1)", "п. 1.2.3 подп. «б» пп. 1"))
@@ -77,7 +87,8 @@ def schemes() -> list[Scheme]:
     items = [(0, "4.1 Overview", "§4.1"), (1, "1.", "§4.1 item 1"), (1, "2.", "4.1(2)")]
     items += [(0, "4.2 General Requirements", "§4.2")]
     items += [(1, f"{k}.", f"4.2({k})") for k in range(1, 4)]
-    items += [(2, "a.", "§4.2 item 3.a"), (2, "b.", "§4.2 item 3.b"), (1, "4.", "4.2 item 4")]
+    items += [(2, "a.", "§4.2 item 3.a"), (FOOTNOTE, "1", "§4.2 item 3.a footnote 1"), (2, "b.", "§4.2 item 3.b")]
+    items += [(1, "4.", "4.2 item 4")]
     ids = [(0, "Protect (PR)", "")]
     ids += [(1, f"PR.AC-{k}:", f"PR.AC-{k}") for k in range(1, 5)]
     ids += [(1, f"PR.DS-{k}:", f"PR.DS-{k}") for k in range(1, 3)]
@@ -111,7 +122,8 @@ def write_pdf(scheme: Scheme, path: Path) -> Path:
             flow.space(8)
             flow.paragraph(b.text, font=FONT_BOLD, size=12, indent=0, after=6)
         else:
-            flow.paragraph(b.text, font=FONT, size=11, indent=18 * b.depth, after=4)
+            note = b.depth == FOOTNOTE  # set as a footnote is: smaller, at the margin
+            flow.paragraph(b.text, font=FONT, size=9 if note else 11, indent=0 if note else 18 * b.depth, after=4)
     meta = {"title": "", "author": "DocShelf test suite", "lang": "en-US" if scheme.english else "ru-RU"}
     path.write_bytes(_render(flow.pages, lambda _c, _n, _t: None, meta, outline=False))
     return path

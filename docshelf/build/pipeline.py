@@ -21,6 +21,7 @@ from docshelf.build.completeness import (
     numbering_problems,
 )
 from docshelf.build.docmap import find_map
+from docshelf.build.footnotes import attach_footnotes
 from docshelf.build.gist import gist
 from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
@@ -124,6 +125,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
         records.append(_section_record(path, s, markdown, english, known))
+    records, footnotes = attach_footnotes(records, files, english)
     records, repeated = qualify_repeated(records, english)
     meta = DocMeta(
         id=doc_id,
@@ -154,7 +156,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         meta=meta,
         title_source=title_source,
         id_source=id_source,
-        addresses={**printed_labels(records, files), "printed_twice": repeated},
+        addresses={**printed_labels(records, files), "footnotes": footnotes, "printed_twice": repeated},
     )
     meta = replace(meta, warnings=tuple(warnings), quality=report)
     if split:

@@ -1,0 +1,163 @@
+"""Footnotes belong to the clause whose text carries their mark.
+
+A footnote's text is printed where the page ends — often in another clause's span, or in the next
+section's file (NIST SP 800-171 r1 marks multifactor authentication in 3.5.3 and prints footnote 22
+under 3.6.2). Left alone, its text is proven as part of whatever clause it happens to sit in. This
+pass reads the document's footnotes by their evidence — a block that opens with a footnote number
+(«<1> …» in ConsultantPlus texts, «22 Multifactor …» in an English PDF), whose mark stands earlier in
+the text («НИР <1>», «authentication 22 for»), numbers that rise through the document — and gives
+each one a clause of its own, named after the clause holding its mark: «§3.5.3 footnote 22»,
+«п. 5.1.2 подп. «г» пп. 1 сноска 1». A clause that only runs on into a footnote at its end stops
+before it. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from docshelf.law import numbering
+from docshelf.law.grammar import blank_editorial
+from docshelf.records import Clause, SectionMeta
+
+_BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")
+_ANGLE = re.compile(r"^<(\d{1,3})>\s+\S")
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+# «22 Multifactor authentication …»; not «12 December 2012 on …» (a date wrapped onto a new line) nor a
+# contents line («1 Introduction ........ 3»).
+_BARE = re.compile(rf"^(\d{{1,3}})\s+(?=[A-Z«\"“(])(?!(?:{_MONTHS})\b)(?!.*(?:\.\s?){{4,}}\s*\d*\s*$)", re.M)
+_MAX_GAP = 10  # footnote numbers rise through a document; a jump past this is no footnote
+_PARAGRAPH = re.compile(r" абз\. \d+$")
+_SEPARATOR = re.compile(r"^[-_—–]{8,}$")
+# A bare footnote mark: the number right after a word or its closing punctuation («authentication 22 for»,
+# «platforms.21»), never inside a number or an id.
+_BARE_MARK = r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)”\"’]))\s?{n}(?=[\s.,;:)]|$)"
+
+
+@dataclass(frozen=True)
+class _Note:
+    number: int
+    section: int
+    start: int
+    end: int
+    angle: bool  # «<1>» (its mark is «<1>» too) or a bare number
+
+
+def attach_footnotes(
+    records: Sequence[SectionMeta], files: dict[str, str], english: bool
+) -> tuple[list[SectionMeta], int]:
+    """The records with a clause for every footnote whose mark is found, and how many were attached."""
+    notes = _notes(records, files, english)
+    if not notes:
+        return list(records), 0
+    out = list(records)
+    added: dict[int, list[Clause]] = {}
+    taken = {c.id for r in records for c in r.clauses}
+    word = "footnote" if english else "сноска"
+    cursor = (0, 0)  # marks rise through the document: each one is searched after the last found
+    count = 0
+    last = 0
+    for note in notes:
+        if not note.angle and not (note.number == 1 or last < note.number <= last + _MAX_GAP):
+            continue
+        mark = _mark(records, files, note, cursor)
+        if mark is None:
+            continue
+        last = note.number
+        cursor = mark
+        owner = _innermost(records[mark[0]], mark[1])
+        cid = f"{owner} {word} {note.number}".strip()
+        if cid in taken:
+            continue
+        taken.add(cid)
+        added.setdefault(note.section, []).append(Clause(cid, note.start, note.end))
+        count += 1
+    for n, clauses in added.items():
+        r = out[n]
+        text = files.get(r.path, "")
+        kept = tuple(_stop_before(c, clauses, text) for c in r.clauses)
+        out[n] = replace(r, clauses=tuple(sorted(kept + tuple(clauses), key=lambda c: (c.start, -c.end))))
+    return out, count
+
+
+def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool) -> list[_Note]:
+    """Blocks that open with a footnote number, split where the next one runs into the same block."""
+    out: list[_Note] = []
+    for n, r in enumerate(records):
+        text = files.get(r.path, "")
+        starts = {c.start for c in r.clauses}
+        for m in _BLOCK.finditer(text):
+            block = m.group(0)
+            angle = _ANGLE.match(block)
+            bare = _BARE.match(block) if english and m.start() not in starts else None
+            if not (angle or bare):
+                continue
+            if angle:
+                out.append(_Note(int(angle.group(1)), n, m.start(), m.end(), True))
+                continue
+            assert bare is not None
+            value = int(bare.group(1))
+            first = numbering.Label(str(value), "n", value, str(value), length=len(str(value)))
+            pieces = [(0, first.value), *((o, lab.value) for o, lab in numbering.run_in(block, first))]
+            for k, (offset, value) in enumerate(pieces):
+                end = m.start() + pieces[k + 1][0] if k + 1 < len(pieces) else m.end()
+                out.append(_Note(value, n, m.start() + offset, _trim(text, end), False))
+    return out
+
+
+def _mark(
+    records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
+) -> tuple[int, int] | None:
+    """(section, offset) of the note's mark: after the last mark found, before the note itself."""
+    pattern = re.compile(rf"<{note.number}>" if note.angle else _BARE_MARK.format(n=note.number))
+    for n in range(after[0], note.section + 1):
+        text = blank_editorial(files.get(records[n].path, ""))  # not in a breadcrumb's «p. 22»
+        lo = after[1] if n == after[0] else 0
+        hi = note.start if n == note.section else len(text)
+        found = [m.start() for m in pattern.finditer(text, lo, hi)]
+        if found:
+            return n, found[0]
+    return None
+
+
+def _innermost(section: SectionMeta, at: int) -> str:
+    """The deepest clause holding ``at``, a clause's paragraph («абз. 2») aside: a footnote is the clause's."""
+    inside = [c for c in section.clauses if c.start <= at < c.end and not _PARAGRAPH.search(c.id)]
+    best = min(inside, key=lambda c: c.end - c.start, default=None)
+    return best.id if best is not None else section.clause
+
+
+def _stop_before(c: Clause, notes: list[Clause], text: str) -> Clause:
+    """A clause whose span runs on only into footnotes (and their separator line) ends before them."""
+    inside = [f for f in notes if c.start < f.start and f.end <= c.end]
+    if not inside:
+        return c
+    first = min(f.start for f in inside)
+    tail = text[first : c.end]
+    covered = _without(tail, [(f.start - first, f.end - first) for f in inside])
+    if covered.strip():
+        return c  # the clause's own text goes on after a footnote printed inside it
+    head = text[c.start : first].rstrip()
+    lines = head.split("\n")
+    if lines and _SEPARATOR.match(lines[-1].strip()):
+        head = "\n".join(lines[:-1]).rstrip()
+    return Clause(c.id, c.start, c.start + len(head))
+
+
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    out, at = [], 0
+    for a, b in sorted(spans):
+        out.append(text[at:a])
+        at = max(at, b)
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _trim(text: str, end: int) -> int:
+    while end > 0 and text[end - 1] in "\n ":
+        end -= 1
+    return end
+
+
+__all__ = ["attach_footnotes"]
