@@ -2,7 +2,7 @@
 
 A scheme is a tree of printed labels: headings at the top, then labelled blocks at any depth —
 decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
-paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», Russian
+paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1», Russian
 sub-points «а)» and «1)», footnotes («<1>», a bare «1») marked in the block before. Each labelled
 block carries one sentence no other block has, and the citation an engineer or a lawyer would write
 for it. The same document renders as Markdown and as a
@@ -92,7 +92,10 @@ def schemes() -> list[Scheme]:
     ids = [(0, "Protect (PR)", "")]
     ids += [(1, f"PR.AC-{k}:", f"PR.AC-{k}") for k in range(1, 5)]
     ids += [(1, f"PR.DS-{k}:", f"PR.DS-{k}") for k in range(1, 3)]
+    rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 4)]
+    rmf += [(0, "3.2 CATEGORIZE", "§3.2"), (1, "TASK C-1", "Task C-1"), (1, "Task C-2", "task C-2")]
     return [
+        _scheme("rmf-tasks", True, rmf),
         _scheme("gost", False, gost),
         _scheme("contract-glued", False, glued),
         _scheme("annex-controls", True, annex),

@@ -105,3 +105,11 @@ def test_fetch_by_ref_returns_exactly_the_clause_with_its_span(generated_shelf: 
     assert whole[got.span[0] : got.span[1]] == got.text and got.text.startswith("(1) ")
     with pytest.raises(CitationError):
         cited.fetch_ref(generated_shelf, "GEN-cfr-paragraphs-md")  # a whole document is no clause
+
+
+def test_a_contract_section_is_cited_as_its_division(generated_shelf: Path) -> None:
+    """«раздел 2» of a contract whose sections are headed «2. ОБЯЗАННОСТИ СТОРОН» is that section."""
+    block = next(b for b in numbergen.schemes()[2].blocks if b.citation == "п. 2.1")
+    got = verify.verify_quote(generated_shelf, block.sentence, "GEN-contract-glued-md раздел 2")
+    assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "GEN-contract-glued-md п. 2.1")
+    assert cited.fetch_ref(generated_shelf, "GEN-contract-glued-md раздел 2").clause == "п. 2"

@@ -159,6 +159,10 @@ def _out_of_sequence(numbered: list[tuple[int, str]]) -> list[int]:
     return rejected
 
 
+_STAMP_LINES = 6  # «Утверждены / постановлением / Правительства / Российской Федерации / от … N …» then the title
+_STAMP_LINE_CHARS = 120
+
+
 def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
     """The title of a document approved by the act («УТВЕРЖДЕНЫ постановлением …» then «ТРЕБОВАНИЯ К …»).
 
@@ -168,11 +172,13 @@ def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
     for i, b in enumerate(blocks):
         if not APPROVAL_STAMP.match(plain(b.text)) or len(b.text) > 400:
             continue
-        for j in range(i + 1, min(i + 4, len(blocks))):
+        for j in range(i + 1, min(i + _STAMP_LINES + 1, len(blocks))):
             title = plain(blocks[j].text)
             if APPROVED_TITLE.match(title) and len(title) < 400 and (blocks[j].bold or title.isupper()):
                 found[j] = ("approved", 10, "")
                 break
+            if len(title) > _STAMP_LINE_CHARS:
+                break  # the stamp's lines are short («Постановлением Правительства», «от 23 мая 2006 г. N 306»)
     return found
 
 

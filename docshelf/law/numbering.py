@@ -78,6 +78,8 @@ class Label:
 _AFTER = r"(?=\s|$)"
 _PAREN = re.compile(r"^\((\d{1,3}|[a-z]{1,2}|[A-Z]|[ivx]{2,5}|[а-я])\)(?=\s|$|[A-ZА-ЯЁ«\"“‘'(])")
 _RPAREN = re.compile(r"^(\d{1,3}|[a-z]|[а-я]|[ivx]{2,5})\)" + _AFTER)
+# A named kind and its id: «TASK P-1», «Task M-3», «Step 2-1» (NIST RMF tasks), cited «Task P-1».
+_WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d{1,2})-(\d{1,3})(?=[\s:.,]|$)")
 _ID_DASH = re.compile(r"^((?:[A-Z]{1,6}\.)*[A-Z]{1,6})-(\d{1,3})(?:\s?\((\d{1,3})\))?(?=[\s:.,]|$)")
 _ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
 # A multi-level number is followed by its text's first capital («6.1.1 Изложение»), never «3.5 мм».
@@ -94,6 +96,10 @@ def read_label(text: str) -> list[Label]:
         out.extend(_value_readings(m.group(1), "({})", m.group(0), m.end()))
     elif m := _RPAREN.match(text):
         out.extend(_value_readings(m.group(1), "{})", m.group(0), m.end()))
+    elif m := _WORDED.match(text):
+        word, series, number = m.group(1).capitalize(), m.group(2), m.group(3)
+        atom = f"{word} {series}-{number}"
+        out.append(Label(m.group(0), f"{word} X-n", int(number), atom, f"{word} {series}", length=m.end()))
     elif m := _ID_DASH.match(text):
         prefix, number, enhancement = m.group(1), m.group(2), m.group(3)
         base = f"{prefix}-{number}"
@@ -224,6 +230,10 @@ class Outline:
                 continue
             if label.value == top.value + 1 or (label.value == top.value + 2 and _follows(label, ahead)):
                 return o.depth
+        if "-" in label.style and f"{label.parent}-{label.value - 1}" in self.known:
+            # A series of ids goes on from an earlier section (TASK P-3 after P-2 on the page before).
+            same = next((o for o in self.stack if o.label and o.label.style == label.style), None)
+            return same.depth if same else self._below()
         if label.first or (_follows(label, ahead) and label.style != "n"):
             # A list opens, or a new series at a level the style already holds (PR.DS-1 after PR.AC-7;
             # «(a)» again after «(1)» of «(b)»: a style keeps its level, it does not nest in itself).

@@ -209,6 +209,15 @@ def _closest(meta: DocMeta, clause: str) -> str:
     return f" Closest: {', '.join(close)}." if close else ""
 
 
+def _numbered_heading(meta: DocMeta, groups: list[str]) -> str:
+    """«разд. 5» read as the section headed «5. …» when the document has no division 5 but numbers its
+    top-level headings so (a contract, an agreement): that heading's clause id, or ""."""
+    if len(groups) != 1 or not re.fullmatch(rf"{re.escape(grammar.DIVISION)} \d+", groups[0]):
+        return ""
+    wanted = grammar.point_id(groups[0].split()[-1]) if not meta.english else grammar.section_id(groups[0].split()[-1])
+    return wanted if wanted in all_clause_ids(meta) else ""
+
+
 def _restated(meta: DocMeta, label: str) -> list[str]:
     """The qualified ids the build gave the other places that print ``label`` (``build.repeated``)."""
     addresses = (meta.quality or {}).get("addresses") or {}
@@ -389,6 +398,10 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         return Resolution(meta.id, targets[0].clause, "clause", targets, others, notes)
     if groups:
         sections = [s for s in meta.sections if set(groups) <= _group_ids(s, english)]
+        if not sections and (heading := _numbered_heading(meta, groups)):
+            # «раздел 5» of a contract whose sections are headed «5. ОБЯЗАННОСТИ СТОРОН» (clause «п. 5»)
+            targets = [t for t in _clause_targets(meta, heading) if t.clause == heading]
+            return Resolution(meta.id, heading, "clause", targets, others, notes)
         if not sections:
             raise CitationError(
                 f"{meta.id} has no «{' '.join(groups)}» (read from {ref!r}).{_closest(meta, groups[0])}"
