@@ -215,7 +215,10 @@ def _numbered_heading(meta: DocMeta, groups: list[str]) -> str:
     if len(groups) != 1 or not re.fullmatch(rf"{re.escape(grammar.DIVISION)} \d+", groups[0]):
         return ""
     wanted = grammar.point_id(groups[0].split()[-1]) if not meta.english else grammar.section_id(groups[0].split()[-1])
-    return wanted if wanted in all_clause_ids(meta) else ""
+    ids = all_clause_ids(meta)
+    if any(cid.startswith(grammar.DIVISION) for cid in ids) or any(s.groups for s in meta.sections):
+        return ""  # a document with divisions of its own («Раздел II»): «раздел 2» is one of them, or nothing
+    return wanted if wanted in ids else ""
 
 
 def _restated(meta: DocMeta, label: str) -> list[str]:
