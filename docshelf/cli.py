@@ -257,7 +257,7 @@ def fetch(
     if ref:
         res = cited.fetch_ref(_shelf(shelf_dir), ref, at, start=start, max_chars=max_chars, as_of=_date(as_of))
     else:
-        res = reader.fetch(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars, as_of=_date(as_of))
+        res = cited.fetch_section(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars, as_of=_date(as_of))
     if res.warning and not as_json:
         click.echo(res.warning, err=True)
     tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""

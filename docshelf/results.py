@@ -83,6 +83,12 @@ class FetchResult(Result):
     span: list[int] = Field(
         default_factory=list, description="For a fetch by `ref`: the clause's [start, end] in the section file."
     )
+    references: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="References the returned text makes to clauses of this or another document on the shelf: "
+        "{text, start, end (offsets in the section file), doc_id, clause, path, level} — fetch the clause by "
+        "ref «doc_id clause» or by path.",
+    )
     call_id: str | None = Field(default=None, description=CALL_ID_DOC)
 
 

@@ -217,7 +217,7 @@ def fetch(shelf: ShelfAccess) -> ToolFn:
                 _render_fetch,
             )
         return shelf.run(
-            lambda sha: reader.fetch(shelf.root, path, at=sha, start=start, max_chars=max_chars, as_of=as_of),
+            lambda sha: cited.fetch_section(shelf.root, path, at=sha, start=start, max_chars=max_chars, as_of=as_of),
             at,
             _render_fetch,
         )

@@ -14,7 +14,33 @@ from pathlib import Path
 from docshelf.errors import CitationError
 from docshelf.results import FetchResult
 from docshelf.shelf import gitrepo, reader
-from docshelf.text import citations
+from docshelf.text import citations, xrefs
+
+
+def fetch_section(
+    root: Path,
+    path: str,
+    at: str | None = None,
+    *,
+    start: int = 0,
+    max_chars: int = reader.DEFAULT_MAX_CHARS,
+    as_of: date | None = None,
+) -> FetchResult:
+    """One section by path (:func:`shelf.reader.fetch`), with the references its returned text makes."""
+    page = reader.fetch(root, path, at, start=start, max_chars=max_chars, as_of=as_of)
+    if not page.doc_id:
+        return page
+    whole = (
+        page.text
+        if start == 0 and page.next_start is None
+        else gitrepo.read(root, page.path, page.commit).decode("utf-8")
+    )
+    refs = _within(xrefs.references(root, page.commit, page.doc_id, whole), start, start + len(page.text))
+    return page.model_copy(update={"references": refs})
+
+
+def _within(found: list[xrefs.Reference], lo: int, hi: int) -> list[dict[str, object]]:
+    return [r.to_dict() for r in found if lo <= r.start and r.end <= hi]
 
 
 def fetch_ref(
@@ -40,7 +66,7 @@ def fetch_ref(
             "or fetch one of these paths."
         )
     target = found.targets[0]
-    whole = reader.fetch(root, target.path, commit, start=0, max_chars=1 << 30, as_of=as_of)
+    whole = fetch_section(root, target.path, commit, start=0, max_chars=1 << 30, as_of=as_of)
     section = whole.text
     begin, end = (0, len(section)) if not target.clause or target.end > len(section) else (target.start, target.end)
     chunk = section[begin + start : min(end, begin + start + max_chars)]
@@ -59,6 +85,9 @@ def fetch_ref(
             level="clause" if target.clause else "section",
             span=[begin, end],
             clauses=[target.clause] if target.clause else whole.clauses,
+            references=[
+                r for r in whole.references if begin + start <= r["start"] and r["end"] <= begin + start + len(chunk)
+            ],
             warning=warning,
         )
     )

@@ -17,10 +17,10 @@ from starlette.responses import HTMLResponse, Response
 from docshelf.errors import DocShelfError, ServeError
 from docshelf.results import QuoteReport
 from docshelf.shelf import gitrepo, reader
-from docshelf.text import history, verify
+from docshelf.text import history, verify, xrefs
 from docshelf.web import evidence, pages
 from docshelf.web.auditindex import AuditIndex
-from docshelf.web.html import clause_spans, esc, facts, frame, link, table, url
+from docshelf.web.html import clause_anchor, clause_spans, esc, facts, frame, link, table, url
 
 MAX_CHECK_ITEMS = 200  # as verify_quote's batch
 
@@ -149,8 +149,12 @@ def at_page(desk: Desk, commit: str, path: str, clause: str) -> tuple[str, str]:
     meta = evidence.doc_of(desk.root, sha, rel)
     section = meta.section(rel) if meta else None
     spans = [(c.id, c.start, c.end) for c in section.clauses] if section else []
-    body = clause_spans(text, spans, clause)
     doc_id = meta.id if meta else ""
+    refs = xrefs.references(desk.root, sha, doc_id, text) if doc_id else []
+    links = [
+        (r.start, r.end, url(f"/at/{sha}/{r.path}", clause=r.clause) + f"#{clause_anchor(r.clause)}") for r in refs
+    ]
+    body = clause_spans(text, spans, clause, links)
     return f"{rel} @ {sha[:12]}", pages.text_at_view(sha, rel, body, [s[0] for s in spans], doc_id)
 
 

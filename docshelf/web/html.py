@@ -8,7 +8,7 @@ inlined for an exported file so that it opens anywhere without a network.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from importlib.resources import files
 from urllib.parse import quote, urlencode
@@ -92,10 +92,13 @@ def clause_anchor(clause: str) -> str:
     return re.sub(r"\s+", "_", re.sub(r"\.\s+", ".", clause.strip()))
 
 
-def clause_spans(text: str, spans: list[tuple[str, int, int]], target: str = "") -> str:
+def clause_spans(
+    text: str, spans: list[tuple[str, int, int]], target: str = "", links: Sequence[tuple[int, int, str]] = ()
+) -> str:
     """``text`` with each clause span in a ``<span class="clause" id=…>`` (nested as the clauses are).
 
-    ``target`` is a clause to mark as highlighted without relying on the URL fragment.
+    ``target`` is a clause to mark as highlighted without relying on the URL fragment. ``links`` are
+    (start, end, href) of cross-references: innermost, and left out where one would cross a clause's edge.
     """
     events: list[tuple[int, int, int, str]] = []  # (offset, 0 close / 1 open, order, html)
     ordered = sorted(spans, key=lambda s: (s[1], -s[2]))
@@ -106,6 +109,11 @@ def clause_spans(text: str, spans: list[tuple[str, int, int]], target: str = "")
         cls = "clause target" if target and clause_anchor(target) == anchor else "clause"
         events.append((a, 1, order, f'<span class="{cls}" id="{esc(anchor)}" title="{esc(cid)}">'))
         events.append((b, 0, -order, "</span>"))
+    edges = {e for _cid, a, b in ordered for e in (a, b)}
+    for a, b, href in links:
+        if 0 <= a < b <= len(text) and not any(a < e < b for e in edges):
+            events.append((a, 1, len(ordered) + 1, f'<a class="xref" href="{esc(href)}">'))
+            events.append((b, 0, -(len(ordered) + 1), "</a>"))
     events.sort(key=lambda e: (e[0], e[1], e[2]))
     out, pos = [], 0
     for offset, _kind, _order, tag in events:
