@@ -92,9 +92,29 @@ def schemes() -> list[Scheme]:
     ids = [(0, "Protect (PR)", "")]
     ids += [(1, f"PR.AC-{k}:", f"PR.AC-{k}") for k in range(1, 5)]
     ids += [(1, f"PR.DS-{k}:", f"PR.DS-{k}") for k in range(1, 3)]
+    annexes = [(0, "1 Область применения", "п. 1"), (1, "1.1", "п. 1.1"), (1, "1.2", "п. 1.2")]
+    annexes += [
+        (0, "Приложение А (обязательное)", "прил. А"),
+        (1, "А.1", "прил. А п. А.1"),
+        (1, "А.2", "прил. А п. А.2"),
+    ]
+    annexes += [
+        (2, "А.2.1", "прил. А п. А.2.1"),
+        (0, "Приложение Б (справочное)", "прил. Б"),
+        (1, "Б.1", "прил. Б п. Б.1"),
+    ]
+    roman = [(0, "I. Общие положения", "разд. I"), (1, "1.", "разд. I п. 1"), (1, "2.", "разд. I п. 2")]
+    roman += [(0, "II. Порядок работы", "разд. II"), (1, "3.", "разд. II п. 3"), (2, "а)", "п. 3 подп. «а»")]
+    roman += [(2, "б)", "п. 3 подп. «б»"), (1, "4.", "п. 4")]
+    restated = [(0, "3.1 Account Management", "§3.1"), (0, "AC-1 POLICY AND PROCEDURES", "AC-1")]
+    restated += [(1, "(1)", "AC-1(1)"), (0, "AC-2 ACCOUNT MANAGEMENT", "AC-2"), (1, "(1)", "AC-2(1)")]
+    restated += [(0, "Appendix B Industrial Systems", "Appendix B"), (1, "AC-1 Policy:", "Appendix B AC-1")]
     rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 4)]
     rmf += [(0, "3.2 CATEGORIZE", "§3.2"), (1, "TASK C-1", "Task C-1"), (1, "Task C-2", "task C-2")]
     return [
+        _scheme("annexes", False, annexes),
+        _scheme("roman-divisions", False, roman),
+        _scheme("restated-controls", True, restated),
         _scheme("rmf-tasks", True, rmf),
         _scheme("gost", False, gost),
         _scheme("contract-glued", False, glued),
@@ -114,6 +134,21 @@ def markdown(scheme: Scheme) -> str:
     for b in scheme.blocks:
         out += [f"## {b.text}" if b.depth == 0 else b.text, ""]
     return "\n".join(out)
+
+
+def write_docx(scheme: Scheme, path: Path) -> Path:
+    """The scheme as a Word document: headings in Heading 2, labelled blocks as plain paragraphs."""
+    import docx
+
+    document = docx.Document()
+    document.add_heading(title(scheme), level=1)
+    for b in scheme.blocks:
+        if b.depth == 0:
+            document.add_heading(b.text, level=2)
+        else:
+            document.add_paragraph(b.text)
+    document.save(str(path))
+    return path
 
 
 def write_pdf(scheme: Scheme, path: Path) -> Path:

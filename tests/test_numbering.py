@@ -1,7 +1,7 @@
 """Numbering read from the document: every printed label is an address, in any scheme and format.
 
 The property: for documents generated in many numbering schemes (tests/numbergen.py), rendered as
-Markdown and as PDF, every labelled block's honest sentence verifies ``ok`` at clause level when cited
+Markdown, PDF and DOCX, every labelled block's honest sentence verifies ``ok`` at clause level when cited
 by its innermost printed label, ``fetch`` by that citation returns the block's text, and a mutated
 sentence is never ``ok``.
 """
@@ -58,7 +58,8 @@ def generated_shelf(tmp_path_factory: pytest.TempPathFactory, fonts: None) -> Pa
         md = base / f"{scheme.name}.md"
         md.write_text(numbergen.markdown(scheme), encoding="utf-8")
         pdf = numbergen.write_pdf(scheme, base / f"{scheme.name}.pdf")
-        for source, fmt in ((md, "md"), (pdf, "pdf")):
+        word = numbergen.write_docx(scheme, base / f"{scheme.name}.docx")
+        for source, fmt in ((md, "md"), (pdf, "pdf"), (word, "docx")):
             opts = DocOptions(source="", category="gen", id=f"GEN-{scheme.name}-{fmt}")
             shelf.add(root, [source], opts, progress=lambda _m: None)
     return root
@@ -109,7 +110,7 @@ def test_fetch_by_ref_returns_exactly_the_clause_with_its_span(generated_shelf: 
 
 def test_a_contract_section_is_cited_as_its_division(generated_shelf: Path) -> None:
     """«раздел 2» of a contract whose sections are headed «2. ОБЯЗАННОСТИ СТОРОН» is that section."""
-    block = next(b for b in numbergen.schemes()[2].blocks if b.citation == "п. 2.1")
+    block = next(b for s in SCHEMES if s.name == "contract-glued" for b in s.blocks if b.citation == "п. 2.1")
     got = verify.verify_quote(generated_shelf, block.sentence, "GEN-contract-glued-md раздел 2")
     assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "GEN-contract-glued-md п. 2.1")
     assert cited.fetch_ref(generated_shelf, "GEN-contract-glued-md раздел 2").clause == "п. 2"

@@ -56,6 +56,7 @@ def section_clauses(
     closed: list[Clause] = []
     paragraphs = _Paragraphs()
     blocks = [(m.group(0), m.start(), m.end()) for m in _PARA.finditer(markdown)]
+    seen = set(known)  # ids placed so far in the document: one printed again inside a part gets qualified
     readings = [_readings(text) for text, _a, _b in blocks]
 
     def close(depth: float, at: int) -> None:
@@ -73,6 +74,9 @@ def section_clauses(
                 continue
             depth, label = found
             close(depth, start)
+            if depth < 0:
+                outline.push(numbering.Open(depth, label, start))
+                continue
             if depth == 0:
                 kind = "law" if g.is_article(label) else kind
                 base = label if g.is_article(label) or g.is_annex(label) else approved
@@ -109,12 +113,17 @@ def section_clauses(
                 continue
             depth, label = found
             close(depth, start)
-        owner = next(((o.id, o.start) for o in reversed(stack) if o.depth < depth), (base, -1))
+        owner = next(((o.id, o.start) for o in reversed(stack) if 0 <= o.depth < depth), (base, -1))
+        if generic and _standalone(label) and label in seen:
+            # An id printed again inside a part («AC-1» restated in «Appendix B»): the part qualifies it.
+            part = next((o.id for o in reversed(stack) if o.id.startswith(_PARTS)), "")
+            label = f"{part} {label}" if part else label
         if heading:
             cid = _join(owner[0], label, kind)
         else:  # a label the document numbers is inside its section's own clause («§11.10(a)»)
             cid = _join_generic(owner[0] or (section_clause if generic else ""), label, kind)
         outline.push(numbering.Open(depth, cid, start, reading))
+        seen.add(cid)
         if generic and reading is not None:
             for offset, later in numbering.run_in(text, reading):  # «1. Resolution 2. Validation …»
                 spelled = _generic(later, kind)
@@ -125,7 +134,7 @@ def section_clauses(
                 outline.push(numbering.Open(depth, cid, start + offset, later))
         if not heading:
             paragraphs.add((cid, start), start, _trim(markdown, end))
-    close(-1, len(markdown))
+    close(float("-inf"), len(markdown))
     known.update(outline.known)
     known.add(outline.root)
     if kind != "rfc":
@@ -135,6 +144,10 @@ def section_clauses(
 
 
 _AHEAD = 40  # blocks looked ahead for a label's successor
+# Divisions and chapters headed inside one file: their spans hold their points, but a point's id does not
+# carry them («п. 3», not «разд. II п. 3»: the citation names the group, resolution checks the span).
+_GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0}
+_PARTS = ("Appendix ", g.ANNEX)  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
 
 
@@ -166,6 +179,11 @@ def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cl
 
 _ROW_WORDS = 3  # words after a row's id that make the row its statement
 _SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
+
+
+def _standalone(label: str) -> bool:
+    """An id that carries its whole address («PR.AC-4», «AC-1», «PO.1.1»), not a point or an item."""
+    return "-" in label and not label.startswith(("(", _ITEM))
 
 
 def _readings(text: str) -> list[numbering.Label]:
@@ -262,6 +280,11 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         return 0, g.article_id(m.group(1))
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
+    for kind_name, depth in _GROUP_DEPTHS.items():  # a division or chapter inside one file: around its points
+        if m := g.HEADING[kind_name].heading.match(text):
+            return depth, g.heading_clause_id(kind_name, m.group(1) or "")
+    if m := g.HEADING["appendix"].heading.match(text):
+        return 0, g.heading_clause_id("appendix", m.group(1) or "")
     if m := g.HEADING["paragraph_sign"].heading.match(text):
         return m.group(1).count(".") + 1, g.section_id(m.group(1))  # «§ 11.10 Controls …» of a regulation's part
     if m := g.HEADING["control"].heading.match(text):

@@ -209,6 +209,12 @@ def _closest(meta: DocMeta, clause: str) -> str:
     return f" Closest: {', '.join(close)}." if close else ""
 
 
+def _in_group_spans(meta: DocMeta, groups: list[str], t: Target) -> bool:
+    """Whether a target lies inside the spans of every named group headed in its own file."""
+    clauses = next((s.clauses for s in meta.sections if s.path == t.path), ())
+    return all(any(c.id == g and c.start <= t.start and t.end <= c.end for c in clauses) for g in groups)
+
+
 def _numbered_heading(meta: DocMeta, groups: list[str]) -> str:
     """«разд. 5» read as the section headed «5. …» when the document has no division 5 but numbers its
     top-level headings so (a contract, an agreement): that heading's clause id, or ""."""
@@ -388,9 +394,10 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
             raise CitationError(f"{meta.id} has no clause «{named}» (read from {ref!r}).{_closest(meta, named)}")
         if groups:
             inside = {s.path for s in meta.sections if set(groups) <= _group_ids(s, english)}
-            if not any(t.path in inside for t in targets):
+            targets_in = [t for t in targets if t.path in inside or _in_group_spans(meta, groups, t)]
+            if not targets_in:
                 raise CitationError(f"{meta.id}: «{named}» is not inside «{' '.join(groups)}» (read from {ref!r}).")
-            targets = [t for t in targets if t.path in inside]
+            targets = targets_in
         if ambiguous := _ambiguity(meta, targets):
             return Resolution(meta.id, named, "document", targets, others, [*notes, ambiguous])
         if restated := sorted({c for c in all_clause_ids(meta) if c.endswith(" " + named) and c != named}):
@@ -401,6 +408,10 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         return Resolution(meta.id, targets[0].clause, "clause", targets, others, notes)
     if groups:
         sections = [s for s in meta.sections if set(groups) <= _group_ids(s, english)]
+        headed = [t for g in groups[-1:] for t in _clause_targets(meta, g) if t.clause == g]
+        if not sections and headed and all(_in_group_spans(meta, groups, t) for t in headed):
+            # A division or chapter headed inside one file («I. Общие положения» of a short act): its span.
+            return Resolution(meta.id, headed[0].clause, "clause", headed, others, notes)
         if not sections and (heading := _numbered_heading(meta, groups)):
             # «раздел 5» of a contract whose sections are headed «5. ОБЯЗАННОСТИ СТОРОН» (clause «п. 5»)
             targets = [t for t in _clause_targets(meta, heading) if t.clause == heading]
