@@ -2,7 +2,9 @@
 
 Every block that starts with a label in any scheme (:func:`law.numbering.read_label`: «6.1.1»,
 «(a)», «PR.AC-4», «2.1.Провести») is a label the document prints; it is *addressed* when the build
-made a clause start there. The share is the quality report's measure of addresses: ``add`` prints
+made a clause start there. Gaps are counted only in series whose labels name their parent («6.1.2»,
+«A.5.3», «PR.AC-4»), where a skipped number is a lost label, not a list that restarts. The share is
+the quality report's measure of addresses: ``add`` prints
 it, and ``check --strict`` fails a document below the shelf's floor, so a document whose own
 numbering is mostly lost never passes quietly. Pure: no disk, no Git.
 """
@@ -19,12 +21,19 @@ from docshelf.records import SectionMeta
 _BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")
 _CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
 _SHOWN = 5
+_SHOWN_GAPS = 20
+_POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)$")  # «§3.4.2», «п. 6.1.2», «п. А.2»
+_GAP = 10  # a jump larger than this is a new series or a restart, not a lost label
 
 
 def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dict[str, Any]:
-    """{printed, addressed, share, unplaced}: labels at block starts and those that open a clause."""
-    printed = addressed = 0
+    """{printed, addressed, share, unplaced, glued, gaps}: labels at block starts, those that open a clause,
+    how many of those are glued to their first word («2.1.Провести»), and where a series skips a label
+    («1.2 is followed by 1.4»)."""
+    printed = addressed = glued = 0
     unplaced: list[str] = []
+    last: dict[str, tuple[int, str]] = {}  # a parent's last numbered child: (number, label)
+    gaps: list[str] = []
     for r in records:
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
@@ -32,15 +41,34 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
             block = m.group(0)
             if block.startswith((">", "#", "|", "```")) or _CONTENTS_LINE.search(block[:300]):
                 continue
-            if not read_label(block.replace("*", "")):
+            readings = read_label(block.replace("*", ""))
+            if not readings:
                 continue
             printed += 1
-            if m.start() in starts:
-                addressed += 1
-            elif len(unplaced) < _SHOWN:
-                unplaced.append(block[:40])
+            if m.start() not in starts:
+                if len(unplaced) < _SHOWN:
+                    unplaced.append(block[:40])
+                continue
+            addressed += 1
+            glued += readings[0].glued
+        for c in r.clauses:  # every clause, table rows too: a numbered point's series in reading order
+            if (point := _POINT_ID.match(c.id)) is None:
+                continue
+            parent, _, number = point.group(1).rpartition(".")
+            before = last.get(parent)
+            if before is not None and before[0] + 1 < int(number) < before[0] + _GAP:
+                gaps.append(f"{before[1]} is followed by {point.group(1)}")
+            if before is None or int(number) > before[0]:
+                last[parent] = (int(number), point.group(1))
     share = round(addressed / printed, 3) if printed else None
-    return {"printed": printed, "addressed": addressed, "share": share, "unplaced": unplaced}
+    return {
+        "printed": printed,
+        "addressed": addressed,
+        "share": share,
+        "unplaced": unplaced,
+        "glued": glued,
+        "gaps": gaps[:_SHOWN_GAPS],
+    }
 
 
 __all__ = ["printed_labels"]

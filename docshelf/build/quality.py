@@ -212,6 +212,8 @@ def quality_warnings(q: dict[str, Any]) -> list[str]:
             f"addresses: {len(unqualified)} label(s) printed in more than one place that no part tells apart "
             f"(proven for the document only): {_some(unqualified)}"
         )
+    if a.get("gaps"):
+        out.append(f"addresses: a series skips a label: {_some(a['gaps'])}")
     if a.get("share") is not None and a["share"] < _ADDRESSES_WARN:
         out.append(
             f"addresses: {a['addressed']} of {a['printed']} labels the document prints at block starts are clauses "

@@ -93,6 +93,11 @@ def section_clauses(
                 elif (requirement := g.REQUIREMENT_ROW.match(row.group(0))) and g.REQUIREMENT_HEADER.match(text):
                     closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
             closed.extend(_row_ids(text, start, {c.id for c in closed}, {c.start for c in closed}))
+            if kind != "law":
+                points = _row_points(text, start, seen | outline.known | {outline.root}, kind)
+                seen.update(c.id for c in points)
+                outline.known.update(_atom(c.id) for c in points)  # the document's later tables restate them
+                closed.extend(points)
             continue
         else:
             found = _clause_of(text, kind) or _enhancement(text, stack)
@@ -124,7 +129,7 @@ def section_clauses(
             cid = _join_generic(owner[0] or (section_clause if generic else ""), label, kind)
         outline.push(numbering.Open(depth, cid, start, reading))
         seen.add(cid)
-        if generic and reading is not None:
+        if reading is not None and (generic or (kind == "rfc" and g.is_section(label))):
             for offset, later in numbering.run_in(text, reading):  # «1. Resolution 2. Validation …»
                 spelled = _generic(later, kind)
                 if spelled is None:
@@ -177,6 +182,27 @@ def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cl
     return out
 
 
+def _row_points(table: str, start: int, known: set[str], kind: str) -> list[Clause]:
+    """Rows that continue the document's numbered points in a table («| 3.4.3 | Track, review … |» after
+    3.4.2 in the text): a row whose first cell is a point of a known parent, with its statement after it,
+    is that point's clause — unless the point is already placed (a mapping table restating it)."""
+    out: list[Clause] = []
+    for row in re.finditer(r"[^\n]+", table):
+        cells = [c.strip() for c in row.group(0).strip("|").split("|")]
+        first = next((c for c in cells if c), "")
+        label = next((r for r in numbering.read_label(first) if _POINT_STYLE.fullmatch(r.style)), None)
+        rest = " ".join(cells[cells.index(first) + 1 :]) + " " + first[label.length :] if label else ""
+        if label is None or label.parent not in known or len(rest.split()) < _ROW_WORDS:
+            continue
+        cid = g.section_id(label.atom) if kind == "rfc" else g.point_id(label.atom)
+        if cid not in known and label.atom not in known:
+            known.add(cid)
+            known.add(label.atom)
+            out.append(Clause(cid, start + row.start(), start + row.end()))
+    return out
+
+
+_POINT_STYLE = re.compile(r"n(?:\.n)+")
 _ROW_WORDS = 3  # words after a row's id that make the row its statement
 _SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
 

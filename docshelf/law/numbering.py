@@ -277,6 +277,10 @@ def successor(label: Label) -> Label | None:
     """The label that follows ``label`` in its series, as it would be printed («(b)» after «(a)»)."""
     value = label.value + 1
     style = label.style
+    if _EXPLICIT.fullmatch(style) and style != "ID-n(n)" and label.parent:
+        atom = f"{label.parent}.{value}"
+        printed = atom + ("." if label.text.endswith(".") else "")
+        return Label(printed, style, value, atom, label.parent, length=len(printed) + 1)
     if style in {"(1)", "1)", "1.", "n"}:
         atom = str(value)
     elif style.strip("().") in {"a", "A", "я", "Я"} and value <= 26:
@@ -288,13 +292,25 @@ def successor(label: Label) -> Label | None:
     return Label(printed, style, value, atom, label.parent, length=len(printed) + 1)
 
 
+# After a sentence's end, with or without a footnote mark between («systems. 24 3.7.2», «platforms.21 3.1.20»).
+_END = r"[.;:!?)»”\"]"
+_SENTENCE_START = (
+    "(?:"
+    + "|".join((rf"(?<={_END}\s)", rf"(?<={_END}\s\d\s)", rf"(?<={_END}\s\d\d\s)", r"(?<=[.]\d\s)", r"(?<=[.]\d\d\s)"))
+    + ")"
+)
+
+
 def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
     """Labels of ``first``'s series run into the same block after it («1. Resolution 2. Validation …»,
     «(a) … paper. (b) This part …»): each successor in order, after a space, with text after it."""
     out: list[tuple[int, Label]] = []
     at, label = first.length, first
+    # A numbered requirement run into the one before starts a sentence («… integrity. 3.4.3 Track …»); a
+    # bare mention («as in 3.4.3 for») does not.
+    after = _SENTENCE_START if _EXPLICIT.fullmatch(first.style) else r"(?<=\s)"
     while (nxt := successor(label)) is not None:
-        m = re.compile(rf"(?<=\s){re.escape(nxt.text)}\s+(?=\S)").search(text, at)
+        m = re.compile(rf"{after}{re.escape(nxt.text)}\s+(?=[A-ZА-ЯЁ«\"(])").search(text, at)
         if m is None:
             break
         out.append((m.start(), nxt))
