@@ -314,3 +314,39 @@ def test_a_control_printed_twice_is_two_addresses_the_catalogue_keeping_the_bare
     assert (restated.clause, restated.level) == ("Appendix I AC-2", "clause") and restated.path != catalogue.path
     assert restated.text.startswith("### AC-2 ACCOUNT MANAGEMENT") and "ICS Supplemental Guidance" in restated.text
     assert catalogue.text.startswith("# AC-2 ACCOUNT MANAGEMENT") and "ICS Supplemental" not in catalogue.text
+
+
+def test_a_manual_is_cited_by_its_headings_and_a_nist_sp_by_its_chapter(corpus_shelf: Path) -> None:
+    """The BIND manual numbers nothing a model can see: its sections are cited by their titles. NIST SP
+    800-171 prints «CHAPTER THREE»: «Chapter 3» names its sections; a title that no heading has is refused."""
+    from docshelf.errors import CitationError
+    from docshelf.text.cited import fetch_ref
+    from docshelf.text.verify import verify_quote
+
+    sentence = "The best solution to installation and configuration issues is to take preventive measures"
+    assert sentence in fetch_ref(corpus_shelf, "Bv9ARM Troubleshooting").text
+    got = verify_quote(corpus_shelf, sentence, "Bv9ARM «Troubleshooting»")
+    assert (got.verdict, got.level) == ("ok", "section")
+    chapter = verify_quote(
+        corpus_shelf,
+        "Use multifactor authentication for local and network access to privileged accounts",
+        "NIST SP 800-171 Rev. 1 Chapter 3",
+    )
+    assert (chapter.verdict, chapter.level, chapter.fetch_ref) == ("ok", "section", "NIST SP 800-171 Rev. 1 §3.5.3")
+    with pytest.raises(CitationError, match="not understood"):
+        fetch_ref(corpus_shelf, "Bv9ARM Troubleshooting Everything Twice")
+
+
+def test_a_footnote_is_proven_under_the_clause_whose_text_carries_its_mark(corpus_shelf: Path) -> None:
+    """SP 800-171 r1 marks «multifactor authentication 22» in 3.5.3 and prints footnote 22 under 3.6.2: its text
+    is 3.5.3's (and «3.5.3 footnote 22»), not 3.6.2's; the requirement reads past the marks in its line."""
+    from docshelf.text.verify import verify_quote
+
+    note = "Multifactor authentication requires two or more different factors to achieve authentication"
+    own = verify_quote(corpus_shelf, note, "NIST SP 800-171 Rev. 1 3.5.3 footnote 22")
+    assert (own.verdict, own.level, own.fetch_ref) == ("ok", "clause", "NIST SP 800-171 Rev. 1 §3.5.3 footnote 22")
+    assert verify_quote(corpus_shelf, note, "NIST SP 800-171 Rev. 1 3.5.3").verdict == "ok"
+    elsewhere = verify_quote(corpus_shelf, note, "NIST SP 800-171 Rev. 1 3.6.2")
+    assert elsewhere.verdict == "wrong_clause" and "§3.5.3 footnote 22" in elsewhere.message
+    rule = "Use multifactor authentication for local and network access to privileged accounts"
+    assert verify_quote(corpus_shelf, rule, "NIST SP 800-171 Rev. 1 3.5.3").fetch_ref == "NIST SP 800-171 Rev. 1 §3.5.3"

@@ -8,7 +8,8 @@ pass reads the document's footnotes by their evidence — a block that opens wit
 the text («НИР <1>», «authentication 22 for»), numbers that rise through the document — and gives
 each one a clause of its own, named after the clause holding its mark: «§3.5.3 footnote 22»,
 «п. 5.1.2 подп. «г» пп. 1 сноска 1». A clause that only runs on into a footnote at its end stops
-before it. Pure.
+before it. The marks' places are kept in the section record (``footnote_marks``): a quote reads past a
+superscript number the text layer set in the line. Pure.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ _PARAGRAPH = re.compile(r" абз\. \d+$")
 _SEPARATOR = re.compile(r"^[-_—–]{8,}$")
 # A bare footnote mark: the number right after a word or its closing punctuation («authentication 22 for»,
 # «platforms.21»), never inside a number or an id.
-_BARE_MARK = r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)”\"’]))\s?{n}(?=[\s.,;:)]|$)"
+_BARE_MARK = r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)”\"’]))\s?(?P<mark>{n})(?=[\s.,;:)]|$)"
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ def attach_footnotes(
         return list(records), 0
     out = list(records)
     added: dict[int, list[Clause]] = {}
+    marks: dict[int, list[list[int]]] = {}  # where the marks stand: verification reads past them
     taken = {c.id for r in records for c in r.clauses}
     word = "footnote" if english else "сноска"
     cursor = (0, 0)  # marks rise through the document: each one is searched after the last found
@@ -65,20 +67,26 @@ def attach_footnotes(
         if mark is None:
             continue
         last = note.number
-        cursor = mark
+        cursor = mark[:2]
         owner = _innermost(records[mark[0]], mark[1])
         cid = f"{owner} {word} {note.number}".strip()
         if cid in taken:
             continue
         taken.add(cid)
         added.setdefault(note.section, []).append(Clause(cid, note.start, note.end))
+        marks.setdefault(mark[0], []).append([mark[1], mark[2]])
         count += 1
     for n, clauses in added.items():
         r = out[n]
         text = files.get(r.path, "")
         kept = tuple(_stop_before(c, clauses, text) for c in r.clauses)
         out[n] = replace(r, clauses=tuple(sorted(kept + tuple(clauses), key=lambda c: (c.start, -c.end))))
+    for n, spans in marks.items():
+        out[n] = replace(out[n], extra={**out[n].extra, MARKS: sorted(spans)})
     return out, count
+
+
+MARKS = "footnote_marks"  # a section record's key: [start, end] of each footnote mark in its text
 
 
 def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool) -> list[_Note]:
@@ -108,16 +116,15 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool)
 
 def _mark(
     records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
-) -> tuple[int, int] | None:
-    """(section, offset) of the note's mark: after the last mark found, before the note itself."""
-    pattern = re.compile(rf"<{note.number}>" if note.angle else _BARE_MARK.format(n=note.number))
+) -> tuple[int, int, int] | None:
+    """(section, start, end) of the note's mark: after the last mark found, before the note itself."""
+    pattern = re.compile(rf"(?P<mark><{note.number}>)" if note.angle else _BARE_MARK.format(n=note.number))
     for n in range(after[0], note.section + 1):
         text = blank_editorial(files.get(records[n].path, ""))  # not in a breadcrumb's «p. 22»
         lo = after[1] if n == after[0] else 0
         hi = note.start if n == note.section else len(text)
-        found = [m.start() for m in pattern.finditer(text, lo, hi)]
-        if found:
-            return n, found[0]
+        if (m := pattern.search(text, lo, hi)) is not None:
+            return n, m.start("mark"), m.end("mark")
     return None
 
 
@@ -160,4 +167,4 @@ def _trim(text: str, end: int) -> int:
     return end
 
 
-__all__ = ["attach_footnotes"]
+__all__ = ["MARKS", "attach_footnotes"]

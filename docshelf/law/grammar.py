@@ -189,6 +189,17 @@ def requirement_id(number: str) -> str:
     return f"V{number.removeprefix('V')}"
 
 
+# An English chapter heading, its number spelled out as NIST and Sphinx manuals print it: «CHAPTER THREE».
+_NUMBER_WORDS = "ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN ELEVEN TWELVE THIRTEEN FOURTEEN FIFTEEN".split()
+CHAPTER_HEADING = re.compile(rf"^(?:CHAPTER|Chapter)\s+(\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})\b")
+
+
+def chapter_id(number: str) -> str:
+    """«Chapter 3» for «3» or «THREE»."""
+    value = str(_NUMBER_WORDS.index(number.upper()) + 1) if number.upper() in _NUMBER_WORDS else number
+    return f"Chapter {value}"
+
+
 def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
     """The citation form of a heading: «ст. 10.2-1», «гл. 3», «п. 1.2», «§4.2.1», «прил. 2»."""
     if not number and kind != "prilozhenie":
@@ -284,6 +295,7 @@ CITE_KINDS: tuple[CiteKind, ...] = (
         "разд. {0}",
     ),
     CiteKind("chapter", re.compile(r"(?:гл\.?|глав[аеуы])\s*(\d+(?:\.\d+)*|[IVXLC]+)(?![\w.])", re.I), "гл. {0}"),
+    CiteKind("chapter", re.compile(r"chapter\s+(\d{1,2})(?![\w.])", re.I), "Chapter {0}"),  # «Chapter 3» of a NIST SP
     CiteKind(
         "article", re.compile(rf"(?:ст\.?|стать[яиеюей]+|article\s+)\s*({ARTICLE_NUMBER}){_END}", re.I), "ст. {0}"
     ),

@@ -27,6 +27,7 @@ from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at, safe_path
 
+_FOOTNOTE = re.compile(r" (?:footnote|сноска) \d+$")
 _GLUED_BRACKET = re.compile(r"(?<=[\w)])\(\w{1,4}\)")
 WHOLE = 1 << 62  # end offset of a target that is a whole section
 LEVELS = ("clause", "section", "document")
@@ -209,6 +210,44 @@ def _closest(meta: DocMeta, clause: str) -> str:
     return f" Closest: {', '.join(close)}." if close else ""
 
 
+def _example(meta: DocMeta) -> str:
+    """A clause id to show in an error: the first that is a numbered place, not a footnote or a paragraph."""
+    ids = all_clause_ids(meta)
+    return next((c for c in ids if not _NOT_EXAMPLE.search(c)), next(iter(ids), "")) or "п. 1"
+
+
+_NOT_EXAMPLE = re.compile(r"footnote|сноска|абз\.")
+_PIECE_MARK = re.compile(r"\s*\((?:\d+/\d+|[^()]*\d[^()]*)\)$")  # «(2/3)», «(§1–23)», «(п. 4–6)»
+_TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
+
+
+def _title_key(text: str) -> str:
+    t = _PIECE_MARK.sub("", str(text)).replace("*", "")
+    t = re.sub(r"^(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+", "", t)  # «4.1 Configuration File Elements»
+    t = re.sub(r"[«»\"“”„]", "", t)
+    return _TITLE_WORDS.sub("", " ".join(t.split()).strip(" .:;,")).casefold()
+
+
+def _by_title(meta: DocMeta, rest: str) -> list[SectionMeta]:
+    """The sections headed (or grouped under a heading) exactly as the citation names them; [] unless
+    they are one place (the pieces of one section, or one group)."""
+    want = _title_key(rest)
+    if len(want) < _MIN_TITLE:
+        return []
+    # The heading's own sections and those grouped under it: a chapter is its opening text and its sections.
+    places = [
+        n
+        for n, s in enumerate(meta.sections)
+        if _title_key(s.title) == want or any(_title_key(g) == want for g in s.groups)
+    ]
+    if places and places == list(range(places[0], places[0] + len(places))):
+        return [meta.sections[n] for n in places]
+    return []
+
+
+_MIN_TITLE = 4
+
+
 def _in_group_spans(meta: DocMeta, groups: list[str], t: Target) -> bool:
     """Whether a target lies inside the spans of every named group headed in its own file."""
     clauses = next((s.clauses for s in meta.sections if s.path == t.path), ())
@@ -285,7 +324,14 @@ def _compact(text: str) -> str:
 def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
     exact = [Target(meta.id, s.path, c.id, c.start, c.end) for s in meta.sections for c in s.clauses if c.id == clause]
     if exact:
-        return exact
+        # A clause's footnotes are its own, wherever the page printed them («§3.5.3 footnote 22»).
+        notes = re.compile(rf"{re.escape(clause)} (?:footnote|сноска) \d+")
+        return exact + [
+            Target(meta.id, s.path, c.id, c.start, c.end)
+            for s in meta.sections
+            for c in s.clauses
+            if notes.fullmatch(c.id)
+        ]
     if clause.startswith("§") and clause[1:2].isdigit():  # «requirement 2.1.1» of a standard that numbers it V2.1.1
         if verified := _clause_targets(meta, "V" + clause[1:]):
             return verified
@@ -310,6 +356,9 @@ def _group_ids(section: SectionMeta, english: bool) -> set[str]:
     """Clause ids of the headings a section sits under («гл. 3», «разд. II») and its own."""
     ids = {section.clause}
     for text in section.groups:
+        if m := grammar.CHAPTER_HEADING.match(str(text)):
+            ids.add(grammar.chapter_id(m.group(1)))
+            continue
         for kind in grammar.HEADINGS:
             if m := kind.heading.match(str(text)):
                 ids.add(grammar.heading_clause_id(kind.name, m.group(1) or "", english=english))
@@ -319,6 +368,7 @@ def _group_ids(section: SectionMeta, english: bool) -> set[str]:
 
 def _ambiguity(meta: DocMeta, targets: list[Target]) -> str:
     """A note when one clause id labels places in unrelated sections (a build defect, e.g. list items)."""
+    targets = [t for t in targets if not _FOOTNOTE.search(t.clause)]  # a clause's footnotes are its own
     if len(targets) <= 1:
         return ""
     by_path = {s.path: s.clause for s in meta.sections}
@@ -379,11 +429,15 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
                 f"{meta.id}: the reference {ref!r} names {len(ids)} places: {', '.join(ids[:6])}. "
                 f"Cite one of them, e.g. «{meta.id} {ids[0]}»."
             )
+    if problems and (titled := _by_title(meta, rest)):
+        # An unnumbered manual's chapter or section, cited by its heading («Bv9ARM «Catalog Zones»»).
+        targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in titled]
+        return Resolution(meta.id, "", "section", targets, others, [note] if note else [])
     if problems:
         hint = _closest(meta, clause) if clause else ""
         raise CitationError(
             f"{meta.id}: the reference {ref!r} is {'; '.join(problems)}. Cite one clause, e.g. "
-            f"«{meta.id} {next(iter(all_clause_ids(meta)), '')}».{hint}"
+            f"«{meta.id} {_example(meta)}».{hint}"
         )
     notes = [note] if note else []
     groups = [parsed.components[s] for s in grammar.CITE_ORDER if s in grammar.GROUP_SLOTS and s in parsed.components]

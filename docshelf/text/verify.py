@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from docshelf.build.footnotes import MARKS
 from docshelf.errors import CitationError, DocShelfError, PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.clauses import blank_editorial
 from docshelf.records import Clause, SectionMeta
@@ -61,6 +62,11 @@ class _Law:
 def _law(root: Path, commit: str, path: str) -> _Law:
     text = gitrepo.read(root, path, commit).decode("utf-8")
     blanked = blank_editorial(text)
+    # Footnote marks the text layer set in the line («authentication 22 for»): not words of the act.
+    _doc, section = _sections(root, commit).get(path, ("", SectionMeta(path, "")))
+    for a, b in section.extra.get(MARKS, ()):
+        if 0 <= a < b <= len(blanked):
+            blanked = blanked[:a] + " " * (b - a) + blanked[b:]
     return _Law(text, blanked, normalize(blanked))
 
 
@@ -68,14 +74,20 @@ def _fragments(quote: str) -> list[str]:
     return [f for f in (normalize_text(part) for part in _ELLIPSIS.split(quote)) if f]
 
 
-def _readings(quote: str) -> list[list[str]]:
+_MARK_IN_QUOTE = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?(?:<\d{1,3}>|\d{1,3})(?=[\s.,;:)]|$)")
+
+
+def _readings(quote: str, *, marks: bool = False) -> list[list[str]]:
     """The ways to read a quote, literal first: as typed, then its ellipses as gaps; each also as one line.
 
     «Terms ....5» copied from a contents line is verbatim as it stands. A line break the model put in
     before «— определение» is wrapping, not a Markdown bullet (normalization drops line-start dashes).
     """
     out: list[list[str]] = []
-    for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote)]):
+    # Last, where the cited text carries footnote marks: the quote as copied with them («authentication 22
+    # for»); the text is read past its marks, so the quote is too.
+    unmarked = [_MARK_IN_QUOTE.sub("", quote)] if marks else []
+    for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote), *unmarked]):
         whole = normalize_text(text)
         for fragments in ([whole] if whole else [], _fragments(text)):
             if fragments and fragments not in out:
@@ -141,11 +153,27 @@ def _in_targets(root: Path, commit: str, targets: list[Target], fragments: list[
         law = _law(root, commit, t.path)
         lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
         spot = locate(law.norm, law.blanked, fragments, lo, hi)
+        if spot.spans is not None and _in_others_footnote(root, commit, t, law, spot.spans):
+            continue  # a footnote printed inside the cited clause's span belongs to the clause of its mark
         if spot.spans is not None and not spot.negation:
             return t, spot
         if spot.spans is not None and dropped is None:
             dropped = (t, spot)
     return dropped
+
+
+_FOOTNOTE_ID = re.compile(r"^(.*?) ?(?:footnote|сноска) \d+$")
+
+
+def _in_others_footnote(root: Path, commit: str, t: Target, law: _Law, spans: list[tuple[int, int]]) -> bool:
+    """Whether the match lies in a footnote whose mark is in another clause than the cited one."""
+    a, b, _match = _original(law, spans)
+    _doc, inner = _innermost(root, commit, t.path, a, b)
+    note = _FOOTNOTE_ID.match(inner)
+    if note is None or inner == t.clause or not t.clause:
+        return False
+    owner = note.group(1)
+    return not (owner == t.clause or owner.startswith((t.clause + " ", t.clause + "(")))
 
 
 def _ok(root: Path, commit: str, t: Target, spans: list[tuple[int, int]]) -> QuoteCheck:
@@ -320,7 +348,9 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
         return verdict("unknown_ref", f"The shelf lists {cited[0].path} but cannot read it (missing, or a symbolic "
                        "link) at this commit; run `docshelf check` on the shelf.", **read_as)  # fmt: skip
     here: tuple[Target, Spot] | None = None
-    for reading in _readings(quote):
+    sections = _sections(root, commit)
+    marked = any(sections.get(t.path, ("", SectionMeta(t.path, "")))[1].extra.get(MARKS) for t in cited)
+    for reading in _readings(quote, marks=marked):
         spot = _in_targets(root, commit, _readable(root, commit, cited, reading), reading)
         if spot is not None and (here is None or not spot[1].negation):
             here, fragments = spot, reading
