@@ -61,13 +61,18 @@ class _Law:
 @lru_cache(maxsize=512)
 def _law(root: Path, commit: str, path: str) -> _Law:
     text = gitrepo.read(root, path, commit).decode("utf-8")
-    blanked = blank_editorial(text)
-    # Footnote marks the text layer set in the line («authentication 22 for»): not words of the act.
     _doc, section = _sections(root, commit).get(path, ("", SectionMeta(path, "")))
-    for a, b in section.extra.get(MARKS, ()):
-        if 0 <= a < b <= len(blanked):
-            blanked = blanked[:a] + " " * (b - a) + blanked[b:]
+    blanked = _unmarked(blank_editorial(text), section)
     return _Law(text, blanked, normalize(blanked))
+
+
+def _unmarked(text: str, section: SectionMeta) -> str:
+    """The text with the footnote marks its line carries («authentication 22 for») blanked, offsets kept:
+    they are not words of the act."""
+    for a, b in section.extra.get(MARKS, ()):
+        if 0 <= a < b <= len(text):
+            text = text[:a] + " " * (b - a) + text[b:]
+    return text
 
 
 def _fragments(quote: str) -> list[str]:
@@ -214,7 +219,7 @@ def _shelf_text(root: Path, commit: str) -> _Shelf:
         for s in meta.sections:
             data = files.get(s.path)
             if data is not None:  # a meta naming a missing file: `docshelf check` reports it
-                by_path[s.path] = normalize_text(blank_editorial(data.decode("utf-8")))
+                by_path[s.path] = normalize_text(_unmarked(blank_editorial(data.decode("utf-8")), s))
     starts, pos = [], 0
     for norm_text in by_path.values():
         starts.append(pos)
