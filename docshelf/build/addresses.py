@@ -15,11 +15,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from docshelf.law.numbering import read_label
+from docshelf.law.numbering import BLOCK, CONTENTS_LINE, read_label
 from docshelf.records import SectionMeta
 
-_BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")
-_CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
+_BLOCK = BLOCK
+_CONTENTS_LINE = CONTENTS_LINE
 _SHOWN = 5
 _SHOWN_GAPS = 20
 _POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)$")  # «§3.4.2», «п. 6.1.2», «п. А.2»

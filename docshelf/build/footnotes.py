@@ -22,7 +22,7 @@ from docshelf.law import numbering
 from docshelf.law.grammar import blank_editorial
 from docshelf.records import Clause, SectionMeta
 
-_BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")
+_BLOCK = numbering.BLOCK
 _ANGLE = re.compile(r"^<(\d{1,3})>\s+\S")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 # «22 Multifactor authentication …»; not «12 December 2012 on …» (a date wrapped onto a new line) nor a
@@ -61,8 +61,8 @@ def attach_footnotes(
     count = 0
     last = 0
     for note in notes:
-        if not note.angle and not (note.number == 1 or last < note.number <= last + _MAX_GAP):
-            continue
+        if not note.angle and not (last < note.number <= last + _MAX_GAP and (last or note.number == 1)):
+            continue  # bare numbers are footnotes only as a series that starts at 1 and rises
         mark = _mark(records, files, note, cursor)
         if mark is None:
             continue

@@ -15,7 +15,7 @@ from docshelf.law import grammar as g
 from docshelf.law import numbering
 from docshelf.law.grammar import blank_editorial
 
-_PARA = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown paragraph: lines up to a blank line
+_PARA = numbering.BLOCK  # a Markdown paragraph: lines up to a blank line
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 _CONTROL_DEPTH = 8  # below any numbered section («§3.1» is depth 2)
 
@@ -219,7 +219,7 @@ def _readings(text: str) -> list[numbering.Label]:
     return numbering.read_label(text.replace("*", ""))
 
 
-_CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
+_CONTENTS_LINE = numbering.CONTENTS_LINE
 
 
 def _atom(clause: str) -> str:

@@ -23,6 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown block: lines up to a blank line
+# A printed contents line («1.1 Scope ........ 3»): its number is the contents', not a label of the text.
+CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _ROMAN_LABEL = re.compile(r"^(?:x{0,3})(?:ix|iv|v?i{0,3})$")
 _LAT = "abcdefghijklmnopqrstuvwxyz"
@@ -347,6 +350,8 @@ def address_key(text: str) -> tuple[str, ...]:
 
 
 __all__ = [
+    "BLOCK",
+    "CONTENTS_LINE",
     "Label",
     "Open",
     "Outline",

@@ -33,7 +33,7 @@ from docshelf.records import Clause, SectionMeta
 from docshelf.results import BatchCheck, QuoteCheck
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
-from docshelf.text.citations import Resolution, Target, resolve_ref
+from docshelf.text.citations import WHOLE, Resolution, Target, resolve_ref
 from docshelf.text.normalize import Normalized, normalize, normalize_text, words
 from docshelf.text.quotematch import Spot, closest_window, locate, norm_range, word_diff
 
@@ -66,6 +66,33 @@ def _law(root: Path, commit: str, path: str) -> _Law:
     return _Law(text, blanked, normalize(blanked))
 
 
+def _mark_texts(root: Path, commit: str, targets: list[Target]) -> frozenset[str]:
+    """The footnote marks («22», «<1>») printed in the cited sections: only these may a quote carry."""
+    sections = _sections(root, commit)
+    out: set[str] = set()
+    for path in {t.path for t in targets}:
+        spans = sections.get(path, ("", SectionMeta(path, "")))[1].extra.get(MARKS, ())
+        if spans:
+            text = _law(root, commit, path).text
+            out.update(text[a:b] for a, b in spans)
+    return frozenset(out)
+
+
+def _marks_agree(root: Path, commit: str, spot: tuple[Target, Spot], removed: list[str]) -> bool:
+    """Whether the marks a quote carried are the marks printed where it matched, in order."""
+    t, found = spot
+    if found.spans is None:
+        return False
+    law = _law(root, commit, t.path)
+    a, b, _match = _original(law, found.spans)
+    spans = _sections(root, commit).get(t.path, ("", SectionMeta(t.path, "")))[1].extra.get(MARKS, ())
+    printed = [law.text[x:y] for x, y in spans if a - _MARK_SLACK <= x and y <= b + _MARK_SLACK]
+    return printed == removed
+
+
+_MARK_SLACK = 4  # a mark may stand right before or after the matched words («authentication 22», «.21»)
+
+
 def _unmarked(text: str, section: SectionMeta) -> str:
     """The text with the footnote marks its line carries («authentication 22 for») blanked, offsets kept:
     they are not words of the act."""
@@ -79,10 +106,13 @@ def _fragments(quote: str) -> list[str]:
     return [f for f in (normalize_text(part) for part in _ELLIPSIS.split(quote)) if f]
 
 
-_MARK_IN_QUOTE = re.compile(r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?(?:<\d{1,3}>|\d{1,3})(?=[\s.,;:)]|$)")
+def _marks_pattern(numbers: frozenset[str]) -> re.Pattern[str]:
+    """The footnote marks of the cited text as a quote may carry them: after a word, or opening it."""
+    alternatives = "|".join(sorted(map(re.escape, numbers), key=len, reverse=True))
+    return re.compile(rf"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?(?:{alternatives})(?=[\s.,;:)]|$)")
 
 
-def _readings(quote: str, *, marks: bool = False) -> list[list[str]]:
+def _readings(quote: str, *, marks: frozenset[str] = frozenset()) -> list[list[str]]:
     """The ways to read a quote, literal first: as typed, then its ellipses as gaps; each also as one line.
 
     «Terms ....5» copied from a contents line is verbatim as it stands. A line break the model put in
@@ -91,7 +121,7 @@ def _readings(quote: str, *, marks: bool = False) -> list[list[str]]:
     out: list[list[str]] = []
     # Last, where the cited text carries footnote marks: the quote as copied with them («authentication 22
     # for»); the text is read past its marks, so the quote is too.
-    unmarked = [_MARK_IN_QUOTE.sub("", quote)] if marks else []
+    unmarked = [_marks_pattern(marks).sub(" ", quote)] if marks else []  # a space, as the text has in its place
     for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote), *unmarked]):
         whole = normalize_text(text)
         for fragments in ([whole] if whole else [], _fragments(text)):
@@ -175,8 +205,8 @@ def _in_others_footnote(root: Path, commit: str, t: Target, law: _Law, spans: li
     a, b, _match = _original(law, spans)
     _doc, inner = _innermost(root, commit, t.path, a, b)
     note = _FOOTNOTE_ID.match(inner)
-    if note is None or inner == t.clause or not t.clause:
-        return False
+    if note is None or inner == t.clause or not t.clause or t.end >= WHOLE:
+        return False  # a section cited by its path holds every footnote printed in it
     owner = note.group(1)
     return not (owner == t.clause or owner.startswith((t.clause + " ", t.clause + "(")))
 
@@ -353,10 +383,15 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
         return verdict("unknown_ref", f"The shelf lists {cited[0].path} but cannot read it (missing, or a symbolic "
                        "link) at this commit; run `docshelf check` on the shelf.", **read_as)  # fmt: skip
     here: tuple[Target, Spot] | None = None
-    sections = _sections(root, commit)
-    marked = any(sections.get(t.path, ("", SectionMeta(t.path, "")))[1].extra.get(MARKS) for t in cited)
-    for reading in _readings(quote, marks=marked):
+    marks = _mark_texts(root, commit, cited)
+    readings = _readings(quote, marks=marks)
+    # The reading without the quote's footnote marks proves the quote only where those very marks stand.
+    unmarked = readings[-1] if marks and len(readings) > len(_readings(quote)) else None
+    removed = [m.group().strip() for m in _marks_pattern(marks).finditer(quote)] if unmarked else []
+    for reading in readings:
         spot = _in_targets(root, commit, _readable(root, commit, cited, reading), reading)
+        if spot is not None and reading is unmarked and not _marks_agree(root, commit, spot, removed):
+            spot = None
         if spot is not None and (here is None or not spot[1].negation):
             here, fragments = spot, reading
         if here is not None and not here[1].negation:

@@ -12,7 +12,7 @@ them as links. A phrase the resolver cannot read completely is left out, never g
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -44,15 +44,7 @@ class Reference:
     level: str
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "text": self.text,
-            "start": self.start,
-            "end": self.end,
-            "doc_id": self.doc_id,
-            "clause": self.clause,
-            "path": self.path,
-            "level": self.level,
-        }
+        return asdict(self)
 
 
 def references(root: Path, commit: str, doc_id: str, text: str) -> list[Reference]:
