@@ -126,6 +126,13 @@ def _audit(run: Run) -> None:
     assert "1 record(s)" in run.err
 
 
+def _fetch_by_ref(run: Run) -> None:
+    _ok(run)
+    got = run.json()
+    assert (got["clause"], got["level"]) == ("ст. 19 ч. 2", "clause")
+    assert got["text"].startswith("2. ") and got["span"][1] - got["span"][0] >= len(got["text"])
+
+
 CHECKS: dict[str, Callable[[Run], None]] = {
     "docshelf demo": lambda run: _ok(run, "verify_quote", "ok", "not_found"),
     "docshelf init my-shelf --name 'ИБ: нормативная база'": lambda run: _ok(run, "Created shelf my-shelf"),
@@ -142,6 +149,7 @@ CHECKS: dict[str, Callable[[Run], None]] = {
     "docshelf fetch docs/laws/152-fz/028-statia-19-mery-po-obespecheniiu-b-ch-1-4.md --at 'HEAD~1' --json": (
         _fetch_article_19
     ),
+    "docshelf fetch --ref '152-ФЗ ч. 2 ст. 19' --shelf my-shelf --json": _fetch_by_ref,
     "docshelf search 'можно ли передавать данные за рубеж' --shelf my-shelf": _search_abroad,
     "docshelf search 'УПД.1' --doc 'Приказ ФСТЭК № 239' --json": _search_upd1,
     """docshelf search '"срок хранения" персональных данных' --shelf my-shelf""": _search_quoted,
