@@ -19,13 +19,22 @@ from datetime import date
 from pathlib import Path
 
 from docshelf.errors import CitationError, EditionError, SectionNotFoundError
-from docshelf.law import docids, grammar, numbering
+from docshelf.law import docids, grammar
 from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
-from docshelf.law.lexicon import name_forms
 from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at, safe_path
+from docshelf.text.labelpaths import (
+    address_places,
+    all_clause_ids,
+    by_title,
+    closest,
+    doc_parts,
+    example,
+    numbered_heading,
+    restated,
+)
 
 _FOOTNOTE = re.compile(r" (?:footnote|сноска) \d+$")
 _GLUED_BRACKET = re.compile(r"(?<=[\w)])\(\w{1,4}\)")
@@ -177,10 +186,6 @@ def _matched_keys(meta: DocMeta, ref: str) -> list[str]:
     return sorted({k for k in _own_keys(meta) + _act_keys(meta) if k and k in ref_key}, key=len, reverse=True)
 
 
-def _parts(meta: DocMeta) -> frozenset[str]:
-    return frozenset(p for s in meta.sections for p in s.part.split() if p)
-
-
 def canonical_clause(ref: str, parts: set[str], *, english: bool = False) -> str:
     """The clause part of a citation in DocShelf's order: «п. 1 ч. 2 ст. 12» → «ст. 12 ч. 2 п. 1»."""
     parsed = grammar.parse_citation(ref, english=english, names=frozenset(p for p in parts if p))
@@ -188,137 +193,10 @@ def canonical_clause(ref: str, parts: set[str], *, english: bool = False) -> str
     return f"{parsed.name} {clause}".strip() if parsed.name else clause
 
 
-def all_clause_ids(meta: DocMeta) -> list[str]:
-    return list(dict.fromkeys(c.id for s in meta.sections for c in s.clauses))
-
-
-def _closest(meta: DocMeta, clause: str) -> str:
-    """The clause ids nearest to one the document lacks: by place in the tree first (its parent, its
-    siblings, its children), then by spelling."""
-    ids = all_clause_ids(meta)
-    want = _tree_key(clause)
-    keys = {cid: _tree_key(cid) for cid in ids}
-    tree: list[str] = []
-    if len(want) > 1:  # a place under a parent: the parent, its children, then the wanted one's own
-        parent = want[:-1]
-        siblings = [c for c, k in keys.items() if k[:-1] == parent and k != want and len(k) == len(want)]
-        tree += [c for c, k in keys.items() if k == parent]
-        tree += siblings[:4]  # in the document's order: where the wanted one would stand
-        tree += [c for c, k in keys.items() if k[: len(want)] == want and len(k) == len(want) + 1]
-    spelled = difflib.get_close_matches(clause, ids, n=5, cutoff=0.5)
-    close = list(dict.fromkeys(tree[:5] + spelled))[:5]
-    return f" Closest: {', '.join(close)}." if close else ""
-
-
-def _example(meta: DocMeta) -> str:
-    """A clause id to show in an error: the first that is a numbered place, not a footnote or a paragraph."""
-    ids = all_clause_ids(meta)
-    return next((c for c in ids if not _NOT_EXAMPLE.search(c)), next(iter(ids), "")) or "п. 1"
-
-
-_NOT_EXAMPLE = re.compile(r"footnote|сноска|абз\.")
-_PIECE_MARK = re.compile(r"\s*\((?:\d+/\d+|[^()]*\d[^()]*)\)$")  # «(2/3)», «(§1–23)», «(п. 4–6)»
-_TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
-
-
-def _title_key(text: str) -> str:
-    t = _PIECE_MARK.sub("", str(text)).replace("*", "")
-    t = re.sub(r"^(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+", "", t)  # «4.1 Configuration File Elements»
-    t = re.sub(r"[«»\"“”„]", "", t)
-    return _TITLE_WORDS.sub("", " ".join(t.split()).strip(" .:;,")).casefold()
-
-
-def _by_title(meta: DocMeta, rest: str) -> list[SectionMeta]:
-    """The sections headed (or grouped under a heading) exactly as the citation names them; [] unless
-    they are one place (the pieces of one section, or one group)."""
-    want = _title_key(rest)
-    if len(want) < _MIN_TITLE:
-        return []
-    # The heading's own sections and those grouped under it: a chapter is its opening text and its sections.
-    places = [
-        n
-        for n, s in enumerate(meta.sections)
-        if _title_key(s.title) == want or any(_title_key(g) == want for g in s.groups)
-    ]
-    if places and places == list(range(places[0], places[0] + len(places))):
-        return [meta.sections[n] for n in places]
-    return []
-
-
-_MIN_TITLE = 4
-
-
 def _in_group_spans(meta: DocMeta, groups: list[str], t: Target) -> bool:
     """Whether a target lies inside the spans of every named group headed in its own file."""
     clauses = next((s.clauses for s in meta.sections if s.path == t.path), ())
     return all(any(c.id == g and c.start <= t.start and t.end <= c.end for c in clauses) for g in groups)
-
-
-def _numbered_heading(meta: DocMeta, groups: list[str]) -> str:
-    """«разд. 5» read as the section headed «5. …» when the document has no division 5 but numbers its
-    top-level headings so (a contract, an agreement): that heading's clause id, or ""."""
-    if len(groups) != 1 or not re.fullmatch(rf"{re.escape(grammar.DIVISION)} \d+", groups[0]):
-        return ""
-    wanted = grammar.point_id(groups[0].split()[-1]) if not meta.english else grammar.section_id(groups[0].split()[-1])
-    ids = all_clause_ids(meta)
-    if any(cid.startswith(grammar.DIVISION) for cid in ids) or any(s.groups for s in meta.sections):
-        return ""  # a document with divisions of its own («Раздел II»): «раздел 2» is one of them, or nothing
-    return wanted if wanted in ids else ""
-
-
-def _restated(meta: DocMeta, label: str) -> list[str]:
-    """The qualified ids the build gave the other places that print ``label`` (``build.repeated``)."""
-    addresses = (meta.quality or {}).get("addresses") or {}
-    return next((list(r["as"]) for r in addresses.get("printed_twice", []) if r.get("label") == label), [])
-
-
-def _tree_key(clause: str) -> tuple[str, ...]:
-    """A clause's place in the tree: its address with dotted numbers as levels («п. 6.1.1» → 6, 1, 1)."""
-    parts = (part for atom in numbering.address_key(clause) for part in re.split(r"[.-]", atom) if part)
-    # Kind words («ст», «item», «appendix») say what a level is, not where: only labels stay.
-    return tuple(p for p in parts if not (p.isalpha() and len(p) > 1 and not numbering.roman_value(p)))
-
-
-def _address_targets(meta: DocMeta, rest: str) -> tuple[list[Target], list[str]]:
-    """Clauses named by the label path a citation spells, in whatever words and brackets it wraps it
-    («§ 11.10(a)», «4.2(11)», «item 5.b», «A.9.2.3», «пп. 1 подп. «г» п. 5.1.2»): (targets, ids).
-
-    Every word must be a label, a word naming a label's kind or a filler; otherwise nothing is named.
-    A path matches a clause whose own path is the same (read either way round: Russian citations name
-    the innermost part first) or, when no clause has it whole, ends with it. Several ids: ambiguous.
-    """
-    names = {form for p in _parts(meta) for form in name_forms(p)}
-    words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
-    words = [w for w in words if w.casefold().strip(".,;:") not in names]
-    want = numbering.address_key(" ".join(words))
-    if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in _PART_WORDS for a in want):
-        return [], []
-    clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
-    forms = (want, want[::-1])
-    for whole in (True, False):
-        hits = [
-            Target(meta.id, s.path, c.id, c.start, c.end)
-            for s, c, k in clauses
-            if k and (k if whole else k[-len(want) :]) in forms
-        ]
-        if hits:
-            ids = list(dict.fromkeys(t.clause for t in hits))
-            spelled = [cid for cid in ids if _compact(cid) == _compact(" ".join(words))]
-            if len(ids) > 1 and len(spelled) == 1:  # «§22(b)» beside «§22 item b»: the one spelled so
-                return [t for t in hits if t.clause == spelled[0]], spelled
-            return hits, ids
-    return [], []
-
-
-# Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
-_PART_WORDS = frozenset(
-    "appendix annex attachment chapter part subpart article schedule exhibit footnote "
-    "прил приложение раздел разд глава гл статья ст часть сноска".split()
-)
-
-
-def _compact(text: str) -> str:
-    return re.sub(r"[\s«»\"]+", "", text).casefold()
 
 
 def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
@@ -407,7 +285,7 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
             rest = _without_id(rest, key)
     if dated is not None:
         rest = _without_stated_number(root, commit, meta, ref, dated[1], rest)
-    parsed = grammar.parse_citation(rest, english=english, names=_parts(meta))
+    parsed = grammar.parse_citation(rest, english=english, names=doc_parts(meta))
     problems = []
     if parsed.unread:
         problems.append(f"not understood: «{' '.join(parsed.unread)}»")
@@ -419,7 +297,8 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     bracketed = english and _GLUED_BRACKET.search(rest) is not None
     if problems or bracketed or (clause and not _clause_targets(meta, named_first)):
         # The document's own labels as the citation spells them («§ 11.10(a)», «4.2(11)», «A.9.2.3»).
-        by_address, ids = _address_targets(meta, rest)
+        places, ids = address_places(meta, rest)
+        by_address = [Target(meta.id, s.path, c.id, c.start, c.end) for s, c in places]
         if len(ids) == 1:
             return Resolution(meta.id, ids[0], "clause", by_address, others, [note] if note else [])
         if bracketed and not ids:
@@ -429,15 +308,15 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
                 f"{meta.id}: the reference {ref!r} names {len(ids)} places: {', '.join(ids[:6])}. "
                 f"Cite one of them, e.g. «{meta.id} {ids[0]}»."
             )
-    if problems and (titled := _by_title(meta, rest)):
+    if problems and (titled := by_title(meta, rest)):
         # An unnumbered manual's chapter or section, cited by its heading («Bv9ARM «Catalog Zones»»).
         targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in titled]
         return Resolution(meta.id, "", "section", targets, others, [note] if note else [])
     if problems:
-        hint = _closest(meta, clause) if clause else ""
+        hint = closest(meta, clause) if clause else ""
         raise CitationError(
             f"{meta.id}: the reference {ref!r} is {'; '.join(problems)}. Cite one clause, e.g. "
-            f"«{meta.id} {_example(meta)}».{hint}"
+            f"«{meta.id} {example(meta)}».{hint}"
         )
     notes = [note] if note else []
     groups = [parsed.components[s] for s in grammar.CITE_ORDER if s in grammar.GROUP_SLOTS and s in parsed.components]
@@ -445,7 +324,7 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         named = f"{parsed.name} {clause}".strip() if parsed.name else clause
         targets = _clause_targets(meta, named)
         if not targets:
-            raise CitationError(f"{meta.id} has no clause «{named}» (read from {ref!r}).{_closest(meta, named)}")
+            raise CitationError(f"{meta.id} has no clause «{named}» (read from {ref!r}).{closest(meta, named)}")
         if groups:
             inside = {s.path for s in meta.sections if set(groups) <= _group_ids(s, english)}
             targets_in = [t for t in targets if t.path in inside or _in_group_spans(meta, groups, t)]
@@ -454,11 +333,10 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
             targets = targets_in
         if ambiguous := _ambiguity(meta, targets):
             return Resolution(meta.id, named, "document", targets, others, [*notes, ambiguous])
-        if restated := sorted({c for c in all_clause_ids(meta) if c.endswith(" " + named) and c != named}):
-            if all(c.split()[0] in {"Appendix", grammar.ANNEX, "разд.", "гл."} for c in restated):
-                notes.append(
-                    f"«{named}» is also printed in another part: cite {', '.join(restated[:4])} for that place."
-                )
+        if others_printed := restated(meta, named):
+            notes.append(
+                f"«{named}» is also printed in another part: cite {', '.join(others_printed[:4])} for that place."
+            )
         return Resolution(meta.id, targets[0].clause, "clause", targets, others, notes)
     if groups:
         sections = [s for s in meta.sections if set(groups) <= _group_ids(s, english)]
@@ -466,14 +344,12 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         if not sections and headed and all(_in_group_spans(meta, groups, t) for t in headed):
             # A division or chapter headed inside one file («I. Общие положения» of a short act): its span.
             return Resolution(meta.id, headed[0].clause, "clause", headed, others, notes)
-        if not sections and (heading := _numbered_heading(meta, groups)):
+        if not sections and (heading := numbered_heading(meta, groups)):
             # «раздел 5» of a contract whose sections are headed «5. ОБЯЗАННОСТИ СТОРОН» (clause «п. 5»)
             targets = [t for t in _clause_targets(meta, heading) if t.clause == heading]
             return Resolution(meta.id, heading, "clause", targets, others, notes)
         if not sections:
-            raise CitationError(
-                f"{meta.id} has no «{' '.join(groups)}» (read from {ref!r}).{_closest(meta, groups[0])}"
-            )
+            raise CitationError(f"{meta.id} has no «{' '.join(groups)}» (read from {ref!r}).{closest(meta, groups[0])}")
         targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in sections]
         return Resolution(meta.id, " ".join(groups), "section", targets, others, notes)
     targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in meta.sections]
@@ -498,7 +374,7 @@ def _resolve_path(metas: tuple[DocMeta, ...], ref: str, commit: str) -> Resoluti
             ids = {c.id: (c.start, c.end) for c in s.clauses}
             if (exact := fragment.strip()) in ids:  # the id as the build spelled it («§4.2 item 7.b»)
                 return Resolution(meta.id, exact, "clause", [Target(meta.id, path, exact, *ids[exact])])
-            parsed = grammar.parse_citation(fragment, english=english, names=_parts(meta))
+            parsed = grammar.parse_citation(fragment, english=english, names=doc_parts(meta))
             if parsed.unread or parsed.repeated or not parsed.components:
                 what = " ".join(parsed.unread + parsed.repeated) or fragment.strip()
                 raise CitationError(

@@ -20,21 +20,29 @@ import bisect
 import difflib
 import heapq
 import re
-from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from docshelf.build.footnotes import MARKS
 from docshelf.errors import CitationError, DocShelfError, PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.clauses import blank_editorial
-from docshelf.records import Clause, SectionMeta
 from docshelf.results import BatchCheck, QuoteCheck
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
-from docshelf.text.citations import WHOLE, Resolution, Target, resolve_ref
-from docshelf.text.normalize import Normalized, normalize, normalize_text, words
+from docshelf.text.citations import Resolution, Target, resolve_ref
+from docshelf.text.lawtext import (
+    LawText,
+    in_others_footnote,
+    innermost,
+    law_text,
+    mark_texts,
+    marks_agree,
+    marks_pattern,
+    original,
+    unmarked,
+)
+from docshelf.text.normalize import normalize_text, words
 from docshelf.text.quotematch import Spot, closest_window, locate, norm_range, word_diff
 
 MIN_WORDS = 6
@@ -49,67 +57,8 @@ CLOSEST_WORDS = 300  # a longer quote is compared by its first words: enough to 
 CLOSEST_SECTIONS = 2  # of a multi-section reference, the sections sharing most words with the quote
 
 
-@dataclass(frozen=True)
-class _Law:
-    """A section's text with editorial lines blanked out, normalized, with the offset map."""
-
-    text: str  # the stored section text
-    blanked: str  # the same with editorial lines turned into spaces (same offsets)
-    norm: Normalized  # of the blanked text
-
-
-@lru_cache(maxsize=512)
-def _law(root: Path, commit: str, path: str) -> _Law:
-    text = gitrepo.read(root, path, commit).decode("utf-8")
-    _doc, section = _sections(root, commit).get(path, ("", SectionMeta(path, "")))
-    blanked = _unmarked(blank_editorial(text), section)
-    return _Law(text, blanked, normalize(blanked))
-
-
-def _mark_texts(root: Path, commit: str, targets: list[Target]) -> frozenset[str]:
-    """The footnote marks («22», «<1>») printed in the cited sections: only these may a quote carry."""
-    sections = _sections(root, commit)
-    out: set[str] = set()
-    for path in {t.path for t in targets}:
-        spans = sections.get(path, ("", SectionMeta(path, "")))[1].extra.get(MARKS, ())
-        if spans:
-            text = _law(root, commit, path).text
-            out.update(text[a:b] for a, b in spans)
-    return frozenset(out)
-
-
-def _marks_agree(root: Path, commit: str, spot: tuple[Target, Spot], removed: list[str]) -> bool:
-    """Whether the marks a quote carried are the marks printed where it matched, in order."""
-    t, found = spot
-    if found.spans is None:
-        return False
-    law = _law(root, commit, t.path)
-    a, b, _match = _original(law, found.spans)
-    spans = _sections(root, commit).get(t.path, ("", SectionMeta(t.path, "")))[1].extra.get(MARKS, ())
-    printed = [law.text[x:y] for x, y in spans if a - _MARK_SLACK <= x and y <= b + _MARK_SLACK]
-    return printed == removed
-
-
-_MARK_SLACK = 4  # a mark may stand right before or after the matched words («authentication 22», «.21»)
-
-
-def _unmarked(text: str, section: SectionMeta) -> str:
-    """The text with the footnote marks its line carries («authentication 22 for») blanked, offsets kept:
-    they are not words of the act."""
-    for a, b in section.extra.get(MARKS, ()):
-        if 0 <= a < b <= len(text):
-            text = text[:a] + " " * (b - a) + text[b:]
-    return text
-
-
 def _fragments(quote: str) -> list[str]:
     return [f for f in (normalize_text(part) for part in _ELLIPSIS.split(quote)) if f]
-
-
-def _marks_pattern(numbers: frozenset[str]) -> re.Pattern[str]:
-    """The footnote marks of the cited text as a quote may carry them: after a word, or opening it."""
-    alternatives = "|".join(sorted(map(re.escape, numbers), key=len, reverse=True))
-    return re.compile(rf"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?(?:{alternatives})(?=[\s.,;:)]|$)")
 
 
 def _readings(quote: str, *, marks: frozenset[str] = frozenset()) -> list[list[str]]:
@@ -121,8 +70,8 @@ def _readings(quote: str, *, marks: frozenset[str] = frozenset()) -> list[list[s
     out: list[list[str]] = []
     # Last, where the cited text carries footnote marks: the quote as copied with them («authentication 22
     # for»); the text is read past its marks, so the quote is too.
-    unmarked = [_marks_pattern(marks).sub(" ", quote)] if marks else []  # a space, as the text has in its place
-    for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote), *unmarked]):
+    without = [marks_pattern(marks).sub(" ", quote)] if marks else []  # a space, as the text has in its place
+    for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote), *without]):
         whole = normalize_text(text)
         for fragments in ([whole] if whole else [], _fragments(text)):
             if fragments and fragments not in out:
@@ -130,26 +79,7 @@ def _readings(quote: str, *, marks: frozenset[str] = frozenset()) -> list[list[s
     return out
 
 
-@lru_cache(maxsize=4)
-def _sections(root: Path, commit: str) -> dict[str, tuple[str, SectionMeta]]:
-    """Section path -> (document id, the section's entry in its meta) at one commit."""
-    return {s.path: (meta.id, s) for meta in metas_at(root, commit) for s in meta.sections}
-
-
-def _innermost(root: Path, commit: str, path: str, a: int, b: int) -> tuple[str, str]:
-    """(doc id, deepest clause id) whose span contains original [a, b) in ``path``."""
-    doc_id, s = _sections(root, commit).get(path, ("", SectionMeta(path, "")))
-    inside = [c for c in s.clauses if c.start <= a and b <= c.end]
-    best = min(inside, key=lambda c: c.end - c.start, default=Clause(s.clause, 0, 0))
-    return doc_id, best.id
-
-
-def _original(law: _Law, spans: list[tuple[int, int]]) -> tuple[int, int, str]:
-    pieces = [law.norm.span(a, b) for a, b in spans]
-    return pieces[0][0], pieces[-1][1], " … ".join(law.text[a:b] for a, b in pieces)
-
-
-def _partial(law: _Law, a: int, b: int) -> tuple[bool, str | None]:
+def _partial(law: LawText, a: int, b: int) -> tuple[bool, str | None]:
     """Flag a quote that stops before a condition of its sentence («…, если иное не предусмотрено»)."""
     text = law.text
     start = max(text.rfind(". ", 0, a), text.rfind("\n", 0, a)) + 1
@@ -166,7 +96,7 @@ def _readable_all(root: Path, commit: str, targets: list[Target]) -> list[Target
     out = []
     for t in targets:
         try:
-            _law(root, commit, t.path)
+            law_text(root, commit, t.path)
         except (SectionNotFoundError, PathOutsideShelfError):
             continue  # `docshelf check` reports the broken meta
         out.append(t)
@@ -185,10 +115,10 @@ def _in_targets(root: Path, commit: str, targets: list[Target], fragments: list[
     """The first target holding the quote without dropping a negation; else the first that drops one."""
     dropped: tuple[Target, Spot] | None = None
     for t in targets:
-        law = _law(root, commit, t.path)
+        law = law_text(root, commit, t.path)
         lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
         spot = locate(law.norm, law.blanked, fragments, lo, hi)
-        if spot.spans is not None and _in_others_footnote(root, commit, t, law, spot.spans):
+        if spot.spans is not None and in_others_footnote(root, commit, t, law, spot.spans):
             continue  # a footnote printed inside the cited clause's span belongs to the clause of its mark
         if spot.spans is not None and not spot.negation:
             return t, spot
@@ -197,24 +127,10 @@ def _in_targets(root: Path, commit: str, targets: list[Target], fragments: list[
     return dropped
 
 
-_FOOTNOTE_ID = re.compile(r"^(.*?) ?(?:footnote|сноска) \d+$")
-
-
-def _in_others_footnote(root: Path, commit: str, t: Target, law: _Law, spans: list[tuple[int, int]]) -> bool:
-    """Whether the match lies in a footnote whose mark is in another clause than the cited one."""
-    a, b, _match = _original(law, spans)
-    _doc, inner = _innermost(root, commit, t.path, a, b)
-    note = _FOOTNOTE_ID.match(inner)
-    if note is None or inner == t.clause or not t.clause or t.end >= WHOLE:
-        return False  # a section cited by its path holds every footnote printed in it
-    owner = note.group(1)
-    return not (owner == t.clause or owner.startswith((t.clause + " ", t.clause + "(")))
-
-
 def _ok(root: Path, commit: str, t: Target, spans: list[tuple[int, int]]) -> QuoteCheck:
-    law = _law(root, commit, t.path)
-    a, b, match = _original(law, spans)
-    doc_id, clause = _innermost(root, commit, t.path, a, b)
+    law = law_text(root, commit, t.path)
+    a, b, match = original(law, spans)
+    doc_id, clause = innermost(root, commit, t.path, a, b)
     partial, sentence = _partial(law, a, b)
     return QuoteCheck(commit=commit, verdict="ok", ref="", quote="", message="The quote is verbatim in the cited "
                       "clause.", doc_id=doc_id, path=t.path, clause=clause or t.clause, match=match, partial=partial,
@@ -223,7 +139,7 @@ def _ok(root: Path, commit: str, t: Target, spans: list[tuple[int, int]]) -> Quo
 
 def _with_negation(root: Path, commit: str, t: Target, spot: Spot, quote: str) -> dict[str, Any]:
     """The passage of the cited clause the quote comes from, with the negation it leaves out."""
-    law = _law(root, commit, t.path)
+    law = law_text(root, commit, t.path)
     assert spot.spans is not None
     lo, hi = min(spot.spans[0][0], spot.neg_start), max(spot.spans[-1][1], spot.neg_end)
     words_here = words(law.norm.text[lo:hi])
@@ -249,7 +165,7 @@ def _shelf_text(root: Path, commit: str) -> _Shelf:
         for s in meta.sections:
             data = files.get(s.path)
             if data is not None:  # a meta naming a missing file: `docshelf check` reports it
-                by_path[s.path] = normalize_text(_unmarked(blank_editorial(data.decode("utf-8")), s))
+                by_path[s.path] = normalize_text(unmarked(blank_editorial(data.decode("utf-8")), s))
     starts, pos = [], 0
     for norm_text in by_path.values():
         starts.append(pos)
@@ -269,12 +185,12 @@ def _elsewhere(root: Path, commit: str, fragments: list[str], skip: set[str]) ->
         norm_text = shelf.by_path[path]
         if locate(norm_text, None, fragments, 0, len(norm_text)).spans is None:
             continue
-        law = _law(root, commit, path)
+        law = law_text(root, commit, path)
         spot = locate(law.norm, law.blanked, fragments, 0, len(law.norm.text))
         if spot.spans is None or spot.negation:
             continue
-        a, b, match = _original(law, spot.spans)
-        doc_id, clause = _innermost(root, commit, path, a, b)
+        a, b, match = original(law, spot.spans)
+        doc_id, clause = innermost(root, commit, path, a, b)
         if f"{path}\x00{clause}" not in skip:
             found.append({"doc_id": doc_id, "path": path, "clause": clause, "match": match})
     return found
@@ -290,7 +206,7 @@ def _closest(root: Path, commit: str, targets: list[Target], quote: str) -> dict
                                  key=lambda t: sum(w in haystack[t.path] for w in wanted))  # fmt: skip
     best: tuple[float, Target, int, int] | None = None
     for t in _readable_all(root, commit, targets):
-        law = _law(root, commit, t.path)
+        law = law_text(root, commit, t.path)
         lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
         window = closest_window(law.norm, lo, hi, q_words)
         if window is not None and (best is None or window[0] > best[0]):
@@ -303,10 +219,10 @@ def _closest(root: Path, commit: str, targets: list[Target], quote: str) -> dict
 
 def _passage(root: Path, commit: str, t: Target, lo: int, hi: int, quote: str, ratio: float) -> dict[str, Any]:
     """The ``closest`` record: the act's text of normalized [lo, hi) (no editorial line), its clause, the diff."""
-    law = _law(root, commit, t.path)
+    law = law_text(root, commit, t.path)
     a, b = law.norm.span(lo, hi)
     passage = _BLANK_LINES.sub("\n\n", law.blanked[a:b])
-    clause = _innermost(root, commit, t.path, a, b)[1] or t.clause
+    clause = innermost(root, commit, t.path, a, b)[1] or t.clause
     return {"path": t.path, "clause": clause, "text": passage, "similarity": round(ratio, 3),
             "diff": word_diff(quote, passage)}  # fmt: skip
 
@@ -383,14 +299,14 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
         return verdict("unknown_ref", f"The shelf lists {cited[0].path} but cannot read it (missing, or a symbolic "
                        "link) at this commit; run `docshelf check` on the shelf.", **read_as)  # fmt: skip
     here: tuple[Target, Spot] | None = None
-    marks = _mark_texts(root, commit, cited)
+    marks = mark_texts(root, commit, cited)
     readings = _readings(quote, marks=marks)
     # The reading without the quote's footnote marks proves the quote only where those very marks stand.
-    unmarked = readings[-1] if marks and len(readings) > len(_readings(quote)) else None
-    removed = [m.group().strip() for m in _marks_pattern(marks).finditer(quote)] if unmarked else []
+    without_marks = readings[-1] if marks and len(readings) > len(_readings(quote)) else None
+    removed = [m.group().strip() for m in marks_pattern(marks).finditer(quote)] if without_marks else []
     for reading in readings:
         spot = _in_targets(root, commit, _readable(root, commit, cited, reading), reading)
-        if spot is not None and reading is unmarked and not _marks_agree(root, commit, spot, removed):
+        if spot is not None and reading is without_marks and not marks_agree(root, commit, spot, removed):
             spot = None
         if spot is not None and (here is None or not spot[1].negation):
             here, fragments = spot, reading

@@ -1,0 +1,145 @@
+"""Label paths: how a citation names a place in a document's own numbering, and what is nearest to it.
+
+:mod:`text.citations` reads a citation with the family grammar first; when that names no clause, these
+helpers read the label path itself, whatever words and brackets wrap it («§ 11.10(a)», «4.2(11)»,
+«item 5.b», «A.9.2.3»), a heading title of an unnumbered manual, «раздел 5» of a contract, and list what
+is closest by place in the tree. Pure: they read a document's meta, no Git.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from docshelf.law import grammar, numbering
+from docshelf.law.lexicon import name_forms
+from docshelf.records import Clause, DocMeta, SectionMeta
+
+Place = tuple[SectionMeta, Clause]
+
+
+def doc_parts(meta: DocMeta) -> frozenset[str]:
+    return frozenset(p for s in meta.sections for p in s.part.split() if p)
+
+
+def all_clause_ids(meta: DocMeta) -> list[str]:
+    return list(dict.fromkeys(c.id for s in meta.sections for c in s.clauses))
+
+
+def closest(meta: DocMeta, clause: str) -> str:
+    """The clause ids nearest to one the document lacks: by place in the tree first (its parent, its
+    siblings, its children), then by spelling."""
+    ids = all_clause_ids(meta)
+    want = _tree_key(clause)
+    keys = {cid: _tree_key(cid) for cid in ids}
+    tree: list[str] = []
+    if len(want) > 1:  # a place under a parent: the parent, its children, then the wanted one's own
+        parent = want[:-1]
+        siblings = [c for c, k in keys.items() if k[:-1] == parent and k != want and len(k) == len(want)]
+        tree += [c for c, k in keys.items() if k == parent]
+        tree += siblings[:4]  # in the document's order: where the wanted one would stand
+        tree += [c for c, k in keys.items() if k[: len(want)] == want and len(k) == len(want) + 1]
+    spelled = difflib.get_close_matches(clause, ids, n=5, cutoff=0.5)
+    close = list(dict.fromkeys(tree[:5] + spelled))[:5]
+    return f" Closest: {', '.join(close)}." if close else ""
+
+
+def example(meta: DocMeta) -> str:
+    """A clause id to show in an error: the first that is a numbered place, not a footnote or a paragraph."""
+    ids = all_clause_ids(meta)
+    return next((c for c in ids if not _NOT_EXAMPLE.search(c)), next(iter(ids), "")) or "п. 1"
+
+
+_NOT_EXAMPLE = re.compile(r"footnote|сноска|абз\.")
+_PIECE_MARK = re.compile(r"\s*\((?:\d+/\d+|[^()]*\d[^()]*)\)$")  # «(2/3)», «(§1–23)», «(п. 4–6)»
+_TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
+
+
+def _title_key(text: str) -> str:
+    t = _PIECE_MARK.sub("", str(text)).replace("*", "")
+    t = re.sub(r"^(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+", "", t)  # «4.1 Configuration File Elements»
+    t = re.sub(r"[«»\"“”„]", "", t)
+    return _TITLE_WORDS.sub("", " ".join(t.split()).strip(" .:;,")).casefold()
+
+
+def by_title(meta: DocMeta, rest: str) -> list[SectionMeta]:
+    """The sections headed (or grouped under a heading) exactly as the citation names them; [] unless
+    they are one place (the pieces of one section, or one group)."""
+    want = _title_key(rest)
+    if len(want) < _MIN_TITLE:
+        return []
+    # The heading's own sections and those grouped under it: a chapter is its opening text and its sections.
+    places = [
+        n
+        for n, s in enumerate(meta.sections)
+        if _title_key(s.title) == want or any(_title_key(g) == want for g in s.groups)
+    ]
+    if places and places == list(range(places[0], places[0] + len(places))):
+        return [meta.sections[n] for n in places]
+    return []
+
+
+_MIN_TITLE = 4
+
+
+def numbered_heading(meta: DocMeta, groups: list[str]) -> str:
+    """«разд. 5» read as the section headed «5. …» when the document has no division 5 but numbers its
+    top-level headings so (a contract, an agreement): that heading's clause id, or ""."""
+    if len(groups) != 1 or not re.fullmatch(rf"{re.escape(grammar.DIVISION)} \d+", groups[0]):
+        return ""
+    wanted = grammar.point_id(groups[0].split()[-1]) if not meta.english else grammar.section_id(groups[0].split()[-1])
+    ids = all_clause_ids(meta)
+    if any(cid.startswith(grammar.DIVISION) for cid in ids) or any(s.groups for s in meta.sections):
+        return ""  # a document with divisions of its own («Раздел II»): «раздел 2» is one of them, or nothing
+    return wanted if wanted in ids else ""
+
+
+def restated(meta: DocMeta, label: str) -> list[str]:
+    """The qualified ids the build gave the other places that print ``label`` (``build.repeated``)."""
+    addresses = (meta.quality or {}).get("addresses") or {}
+    return next((list(r["as"]) for r in addresses.get("printed_twice", []) if r.get("label") == label), [])
+
+
+def _tree_key(clause: str) -> tuple[str, ...]:
+    """A clause's place in the tree: its address with dotted numbers as levels («п. 6.1.1» → 6, 1, 1)."""
+    parts = (part for atom in numbering.address_key(clause) for part in re.split(r"[.-]", atom) if part)
+    # Kind words («ст», «item», «appendix») say what a level is, not where: only labels stay.
+    return tuple(p for p in parts if not (p.isalpha() and len(p) > 1 and not numbering.roman_value(p)))
+
+
+def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
+    """Clauses named by the label path a citation spells, in whatever words and brackets it wraps it
+    («§ 11.10(a)», «4.2(11)», «item 5.b», «A.9.2.3», «пп. 1 подп. «г» п. 5.1.2»): (targets, ids).
+
+    Every word must be a label, a word naming a label's kind or a filler; otherwise nothing is named.
+    A path matches a clause whose own path is the same (read either way round: Russian citations name
+    the innermost part first) or, when no clause has it whole, ends with it. Several ids: ambiguous.
+    """
+    names = {form for p in doc_parts(meta) for form in name_forms(p)}
+    words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
+    words = [w for w in words if w.casefold().strip(".,;:") not in names]
+    want = numbering.address_key(" ".join(words))
+    if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in _PART_WORDS for a in want):
+        return [], []
+    clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
+    forms = (want, want[::-1])
+    for whole in (True, False):
+        hits = [(s, c) for s, c, k in clauses if k and (k if whole else k[-len(want) :]) in forms]
+        if hits:
+            ids = list(dict.fromkeys(c.id for _s, c in hits))
+            spelled = [cid for cid in ids if _compact(cid) == _compact(" ".join(words))]
+            if len(ids) > 1 and len(spelled) == 1:  # «§22(b)» beside «§22 item b»: the one spelled so
+                return [(s, c) for s, c in hits if c.id == spelled[0]], spelled
+            return hits, ids
+    return [], []
+
+
+# Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
+_PART_WORDS = frozenset(
+    "appendix annex attachment chapter part subpart article schedule exhibit footnote "
+    "прил приложение раздел разд глава гл статья ст часть сноска".split()
+)
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\s«»\"]+", "", text).casefold()

@@ -1,0 +1,115 @@
+"""The cited text as quote verification reads it: a section's stored Markdown at one commit, its editorial
+lines and footnote marks blanked (offsets kept), normalized with the map back to the original, and where a
+match lies in the document's clause table.
+
+Footnote marks the text layer set inside a line («authentication 22 for», «маршрутизаторы <2>,») are not
+words of the act: the text is read past them, and a quote may carry them only where they are printed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from docshelf.build.footnotes import MARKS
+from docshelf.law.clauses import blank_editorial
+from docshelf.records import Clause, SectionMeta
+from docshelf.shelf import gitrepo
+from docshelf.shelf.reader import metas_at
+from docshelf.text.citations import WHOLE, Target
+from docshelf.text.normalize import Normalized, normalize
+from docshelf.text.quotematch import Spot
+
+
+@dataclass(frozen=True)
+class LawText:
+    """A section's text with editorial lines blanked out, normalized, with the offset map."""
+
+    text: str  # the stored section text
+    blanked: str  # the same with editorial lines turned into spaces (same offsets)
+    norm: Normalized  # of the blanked text
+
+
+@lru_cache(maxsize=512)
+def law_text(root: Path, commit: str, path: str) -> LawText:
+    text = gitrepo.read(root, path, commit).decode("utf-8")
+    _doc, section = sections_at(root, commit).get(path, ("", SectionMeta(path, "")))
+    blanked = unmarked(blank_editorial(text), section)
+    return LawText(text, blanked, normalize(blanked))
+
+
+def mark_texts(root: Path, commit: str, targets: list[Target]) -> frozenset[str]:
+    """The footnote marks («22», «<1>») printed in the cited sections: only these may a quote carry."""
+    sections = sections_at(root, commit)
+    out: set[str] = set()
+    for path in {t.path for t in targets}:
+        spans = sections.get(path, ("", SectionMeta(path, "")))[1].extra.get(MARKS, ())
+        if spans:
+            text = law_text(root, commit, path).text
+            out.update(text[a:b] for a, b in spans)
+    return frozenset(out)
+
+
+def marks_agree(root: Path, commit: str, spot: tuple[Target, Spot], removed: list[str]) -> bool:
+    """Whether the marks a quote carried are the marks printed where it matched, in order."""
+    t, found = spot
+    if found.spans is None:
+        return False
+    law = law_text(root, commit, t.path)
+    a, b, _match = original(law, found.spans)
+    spans = sections_at(root, commit).get(t.path, ("", SectionMeta(t.path, "")))[1].extra.get(MARKS, ())
+    printed = [law.text[x:y] for x, y in spans if a - _MARK_SLACK <= x and y <= b + _MARK_SLACK]
+    return printed == removed
+
+
+_MARK_SLACK = 4  # a mark may stand right before or after the matched words («authentication 22», «.21»)
+
+
+def unmarked(text: str, section: SectionMeta) -> str:
+    """The text with the footnote marks its line carries («authentication 22 for») blanked, offsets kept:
+    they are not words of the act."""
+    for a, b in section.extra.get(MARKS, ()):
+        if 0 <= a < b <= len(text):
+            text = text[:a] + " " * (b - a) + text[b:]
+    return text
+
+
+def marks_pattern(numbers: frozenset[str]) -> re.Pattern[str]:
+    """The footnote marks of the cited text as a quote may carry them: after a word, or opening it."""
+    alternatives = "|".join(sorted(map(re.escape, numbers), key=len, reverse=True))
+    return re.compile(rf"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?(?:{alternatives})(?=[\s.,;:)]|$)")
+
+
+@lru_cache(maxsize=4)
+def sections_at(root: Path, commit: str) -> dict[str, tuple[str, SectionMeta]]:
+    """Section path -> (document id, the section's entry in its meta) at one commit."""
+    return {s.path: (meta.id, s) for meta in metas_at(root, commit) for s in meta.sections}
+
+
+def innermost(root: Path, commit: str, path: str, a: int, b: int) -> tuple[str, str]:
+    """(doc id, deepest clause id) whose span contains original [a, b) in ``path``."""
+    doc_id, s = sections_at(root, commit).get(path, ("", SectionMeta(path, "")))
+    inside = [c for c in s.clauses if c.start <= a and b <= c.end]
+    best = min(inside, key=lambda c: c.end - c.start, default=Clause(s.clause, 0, 0))
+    return doc_id, best.id
+
+
+def original(law: LawText, spans: list[tuple[int, int]]) -> tuple[int, int, str]:
+    pieces = [law.norm.span(a, b) for a, b in spans]
+    return pieces[0][0], pieces[-1][1], " … ".join(law.text[a:b] for a, b in pieces)
+
+
+_FOOTNOTE_ID = re.compile(r"^(.*?) ?(?:footnote|сноска) \d+$")
+
+
+def in_others_footnote(root: Path, commit: str, t: Target, law: LawText, spans: list[tuple[int, int]]) -> bool:
+    """Whether the match lies in a footnote whose mark is in another clause than the cited one."""
+    a, b, _match = original(law, spans)
+    _doc, inner = innermost(root, commit, t.path, a, b)
+    note = _FOOTNOTE_ID.match(inner)
+    if note is None or inner == t.clause or not t.clause or t.end >= WHOLE:
+        return False  # a section cited by its path holds every footnote printed in it
+    owner = note.group(1)
+    return not (owner == t.clause or owner.startswith((t.clause + " ", t.clause + "(")))
