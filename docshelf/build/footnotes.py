@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from docshelf.law import numbering
+from docshelf.law import grammar, numbering
 from docshelf.law.grammar import blank_editorial
 from docshelf.records import Clause, SectionMeta
 
@@ -29,7 +29,7 @@ _MONTHS = "January|February|March|April|May|June|July|August|September|October|N
 # contents line («1 Introduction ........ 3»).
 _BARE = re.compile(rf"^(\d{{1,3}})\s+(?=[A-Z«\"“(])(?!(?:{_MONTHS})\b)(?!.*(?:\.\s?){{4,}}\s*\d*\s*$)", re.M)
 _MAX_GAP = 10  # footnote numbers rise through a document; a jump past this is no footnote
-_PARAGRAPH = re.compile(r" абз\. \d+$")
+_PARAGRAPH = re.compile(rf" {re.escape(grammar.PARAGRAPH)} \d+$")
 _SEPARATOR = re.compile(r"^[-_—–]{8,}$")
 # A bare footnote mark: the number right after a word or its closing punctuation («authentication 22 for»,
 # «platforms.21»), never inside a number or an id.
@@ -56,7 +56,6 @@ def attach_footnotes(
     added: dict[int, list[Clause]] = {}
     marks: dict[int, list[list[int]]] = {}  # where the marks stand: verification reads past them
     taken = {c.id for r in records for c in r.clauses}
-    word = "footnote" if english else "сноска"
     cursor = (0, 0)  # marks rise through the document: each one is searched after the last found
     count = 0
     last = 0
@@ -69,7 +68,7 @@ def attach_footnotes(
         last = note.number
         cursor = mark[:2]
         owner = _innermost(records[mark[0]], mark[1])
-        cid = f"{owner} {word} {note.number}".strip()
+        cid = grammar.footnote_id(owner, note.number, english=english)
         if cid in taken:
             continue
         taken.add(cid)

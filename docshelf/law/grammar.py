@@ -180,6 +180,22 @@ def section_id(number: str) -> str:
     return f"{SECTION}{number}"
 
 
+FOOTNOTE_WORDS = {True: "footnote", False: "сноска"}  # english -> the word of a footnote's clause id
+# «§3.5.3 footnote 22», «п. 5.1.2 подп. «г» пп. 2 сноска 2»: group 1 = the clause of its mark.
+FOOTNOTE_ID = re.compile(rf"^(.*?) ?(?:{'|'.join(FOOTNOTE_WORDS.values())}) \d+$")
+
+
+def footnote_id(owner: str, number: int, *, english: bool) -> str:
+    """A footnote's clause id: the clause whose text carries its mark, the word, its number."""
+    return f"{owner} {FOOTNOTE_WORDS[english]} {number}".strip()
+
+
+def footnote_owner(clause: str) -> str | None:
+    """The clause a footnote id belongs to («§3.5.3» of «§3.5.3 footnote 22»); None for any other id."""
+    m = FOOTNOTE_ID.match(clause)
+    return m.group(1) if m else None
+
+
 def enhancement_id(control: str, number: str) -> str:
     return f"{control}({number})"
 

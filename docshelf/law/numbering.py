@@ -332,6 +332,15 @@ _KIND_WORDS = re.compile(
 _ATOM = re.compile(r"\((\w{1,4})\)|([A-Za-zА-Яа-яЁё0-9]+(?:[.\-][A-Za-zА-Яа-яЁё0-9]+)*)")
 
 
+# Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
+PART_WORDS = frozenset(
+    "appendix annex attachment chapter part subpart article schedule exhibit footnote "
+    "прил приложение раздел разд глава гл статья ст часть сноска".split()
+)
+# Words a citation may put before a heading it names by title («chapter «Catalog Zones»», «раздел «Общие положения»»).
+TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
+
+
 def address_key(text: str) -> tuple[str, ...]:
     """The label path a clause id or a citation names, as atoms: «§5.3.2 item 5.b» → (5.3.2, 5, b).
 
@@ -352,6 +361,8 @@ def address_key(text: str) -> tuple[str, ...]:
 __all__ = [
     "BLOCK",
     "CONTENTS_LINE",
+    "PART_WORDS",
+    "TITLE_WORDS",
     "Label",
     "Open",
     "Outline",

@@ -36,7 +36,6 @@ from docshelf.text.labelpaths import (
     restated,
 )
 
-_FOOTNOTE = re.compile(r" (?:footnote|сноска) \d+$")
 _GLUED_BRACKET = re.compile(r"(?<=[\w)])\(\w{1,4}\)")
 WHOLE = 1 << 62  # end offset of a target that is a whole section
 LEVELS = ("clause", "section", "document")
@@ -203,12 +202,11 @@ def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
     exact = [Target(meta.id, s.path, c.id, c.start, c.end) for s in meta.sections for c in s.clauses if c.id == clause]
     if exact:
         # A clause's footnotes are its own, wherever the page printed them («§3.5.3 footnote 22»).
-        notes = re.compile(rf"{re.escape(clause)} (?:footnote|сноска) \d+")
         return exact + [
             Target(meta.id, s.path, c.id, c.start, c.end)
             for s in meta.sections
             for c in s.clauses
-            if notes.fullmatch(c.id)
+            if grammar.footnote_owner(c.id) == clause
         ]
     if clause.startswith("§") and clause[1:2].isdigit():  # «requirement 2.1.1» of a standard that numbers it V2.1.1
         if verified := _clause_targets(meta, "V" + clause[1:]):
@@ -246,7 +244,7 @@ def _group_ids(section: SectionMeta, english: bool) -> set[str]:
 
 def _ambiguity(meta: DocMeta, targets: list[Target]) -> str:
     """A note when one clause id labels places in unrelated sections (a build defect, e.g. list items)."""
-    targets = [t for t in targets if not _FOOTNOTE.search(t.clause)]  # a clause's footnotes are its own
+    targets = [t for t in targets if grammar.footnote_owner(t.clause) is None]  # a clause's footnotes are its own
     if len(targets) <= 1:
         return ""
     by_path = {s.path: s.clause for s in meta.sections}

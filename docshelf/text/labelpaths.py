@@ -47,19 +47,19 @@ def closest(meta: DocMeta, clause: str) -> str:
 def example(meta: DocMeta) -> str:
     """A clause id to show in an error: the first that is a numbered place, not a footnote or a paragraph."""
     ids = all_clause_ids(meta)
-    return next((c for c in ids if not _NOT_EXAMPLE.search(c)), next(iter(ids), "")) or "п. 1"
+    numbered = (c for c in ids if grammar.footnote_owner(c) is None and not _PARAGRAPH.search(c))
+    return next(numbered, next(iter(ids), "")) or "п. 1"
 
 
-_NOT_EXAMPLE = re.compile(r"footnote|сноска|абз\.")
+_PARAGRAPH = re.compile(rf" {re.escape(grammar.PARAGRAPH)} \d+$")
 _PIECE_MARK = re.compile(r"\s*\((?:\d+/\d+|[^()]*\d[^()]*)\)$")  # «(2/3)», «(§1–23)», «(п. 4–6)»
-_TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
 
 
 def _title_key(text: str) -> str:
     t = _PIECE_MARK.sub("", str(text)).replace("*", "")
     t = re.sub(r"^(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+", "", t)  # «4.1 Configuration File Elements»
     t = re.sub(r"[«»\"“”„]", "", t)
-    return _TITLE_WORDS.sub("", " ".join(t.split()).strip(" .:;,")).casefold()
+    return numbering.TITLE_WORDS.sub("", " ".join(t.split()).strip(" .:;,")).casefold()
 
 
 def by_title(meta: DocMeta, rest: str) -> list[SectionMeta]:
@@ -119,7 +119,7 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
     words = [w for w in words if w.casefold().strip(".,;:") not in names]
     want = numbering.address_key(" ".join(words))
-    if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in _PART_WORDS for a in want):
+    if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in numbering.PART_WORDS for a in want):
         return [], []
     clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
     forms = (want, want[::-1])
@@ -132,13 +132,6 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
                 return [(s, c) for s, c in hits if c.id == spelled[0]], spelled
             return hits, ids
     return [], []
-
-
-# Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
-_PART_WORDS = frozenset(
-    "appendix annex attachment chapter part subpart article schedule exhibit footnote "
-    "прил приложение раздел разд глава гл статья ст часть сноска".split()
-)
 
 
 def _compact(text: str) -> str:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from docshelf.build.footnotes import MARKS
+from docshelf.law import grammar
 from docshelf.law.clauses import blank_editorial
 from docshelf.records import Clause, SectionMeta
 from docshelf.shelf import gitrepo
@@ -101,15 +102,11 @@ def original(law: LawText, spans: list[tuple[int, int]]) -> tuple[int, int, str]
     return pieces[0][0], pieces[-1][1], " … ".join(law.text[a:b] for a, b in pieces)
 
 
-_FOOTNOTE_ID = re.compile(r"^(.*?) ?(?:footnote|сноска) \d+$")
-
-
 def in_others_footnote(root: Path, commit: str, t: Target, law: LawText, spans: list[tuple[int, int]]) -> bool:
     """Whether the match lies in a footnote whose mark is in another clause than the cited one."""
     a, b, _match = original(law, spans)
     _doc, inner = innermost(root, commit, t.path, a, b)
-    note = _FOOTNOTE_ID.match(inner)
-    if note is None or inner == t.clause or not t.clause or t.end >= WHOLE:
+    owner = grammar.footnote_owner(inner)
+    if owner is None or inner == t.clause or not t.clause or t.end >= WHOLE:
         return False  # a section cited by its path holds every footnote printed in it
-    owner = note.group(1)
     return not (owner == t.clause or owner.startswith((t.clause + " ", t.clause + "(")))
