@@ -15,11 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from docshelf.law.numbering import BLOCK, CONTENTS_LINE, read_label
+from docshelf.law.numbering import BLOCK, block_labels
 from docshelf.records import SectionMeta
 
-_BLOCK = BLOCK
-_CONTENTS_LINE = CONTENTS_LINE
 _SHOWN = 5
 _SHOWN_GAPS = 20
 _POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)$")  # «§3.4.2», «п. 6.1.2», «п. А.2»
@@ -37,11 +35,9 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     for r in records:
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
-        for m in _BLOCK.finditer(text):
+        for m in BLOCK.finditer(text):
             block = m.group(0)
-            if block.startswith((">", "#", "|", "```")) or _CONTENTS_LINE.search(block[:300]):
-                continue
-            readings = read_label(block.replace("*", ""))
+            readings = block_labels(block)
             if not readings:
                 continue
             printed += 1

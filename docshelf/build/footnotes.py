@@ -22,7 +22,6 @@ from docshelf.law import grammar, numbering
 from docshelf.law.grammar import blank_editorial
 from docshelf.records import Clause, SectionMeta
 
-_BLOCK = numbering.BLOCK
 _ANGLE = re.compile(r"^<(\d{1,3})>\s+\S")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 # «22 Multifactor authentication …»; not «12 December 2012 on …» (a date wrapped onto a new line) nor a
@@ -57,7 +56,6 @@ def attach_footnotes(
     marks: dict[int, list[list[int]]] = {}  # where the marks stand: verification reads past them
     taken = {c.id for r in records for c in r.clauses}
     cursor = (0, 0)  # marks rise through the document: each one is searched after the last found
-    count = 0
     last = 0
     for note in notes:
         if not note.angle and not (last < note.number <= last + _MAX_GAP and (last or note.number == 1)):
@@ -74,7 +72,6 @@ def attach_footnotes(
         taken.add(cid)
         added.setdefault(note.section, []).append(Clause(cid, note.start, note.end))
         marks.setdefault(mark[0], []).append([mark[1], mark[2]])
-        count += 1
     for n, clauses in added.items():
         r = out[n]
         text = files.get(r.path, "")
@@ -82,7 +79,7 @@ def attach_footnotes(
         out[n] = replace(r, clauses=tuple(sorted(kept + tuple(clauses), key=lambda c: (c.start, -c.end))))
     for n, spans in marks.items():
         out[n] = replace(out[n], extra={**out[n].extra, MARKS: sorted(spans)})
-    return out, count
+    return out, sum(len(clauses) for clauses in added.values())
 
 
 MARKS = "footnote_marks"  # a section record's key: [start, end] of each footnote mark in its text
@@ -94,7 +91,7 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool)
     for n, r in enumerate(records):
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
-        for m in _BLOCK.finditer(text):
+        for m in numbering.BLOCK.finditer(text):
             block = m.group(0)
             angle = _ANGLE.match(block)
             bare = _BARE.match(block) if english and m.start() not in starts else None
@@ -109,7 +106,7 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool)
             pieces = [(0, first.value), *((o, lab.value) for o, lab in numbering.run_in(block, first))]
             for k, (offset, value) in enumerate(pieces):
                 end = m.start() + pieces[k + 1][0] if k + 1 < len(pieces) else m.end()
-                out.append(_Note(value, n, m.start() + offset, _trim(text, end), False))
+                out.append(_Note(value, n, m.start() + offset, numbering.trim_end(text, end), False))
     return out
 
 
@@ -158,12 +155,6 @@ def _without(text: str, spans: list[tuple[int, int]]) -> str:
         at = max(at, b)
     out.append(text[at:])
     return "".join(out)
-
-
-def _trim(text: str, end: int) -> int:
-    while end > 0 and text[end - 1] in "\n ":
-        end -= 1
-    return end
 
 
 __all__ = ["MARKS", "attach_footnotes"]

@@ -28,9 +28,8 @@ def part_of(section: SectionMeta, english: bool) -> str:
     """The clause id of the outermost part a section is in («Appendix F», «прил. 2»); "" when none."""
     own = [section.title] if section.clause and grammar.is_annex(section.clause) else []
     for text in [*section.groups, *own, section.clause]:
-        for kind in grammar.HEADINGS:
-            if kind.name in _PART_KINDS and (m := kind.heading.match(str(text).replace("*", "").strip())):
-                return grammar.heading_clause_id(kind.name, m.group(1) or "", english=english)
+        if part := grammar.heading_id(text, english=english, kinds=_PART_KINDS):
+            return part
         if text == section.clause and section.clause.startswith(("Appendix ", grammar.ANNEX)):
             return section.clause
     return ""

@@ -57,11 +57,11 @@ def section_clauses(
     paragraphs = _Paragraphs()
     blocks = [(m.group(0), m.start(), m.end()) for m in _PARA.finditer(markdown)]
     seen = set(known)  # ids placed so far in the document: one printed again inside a part gets qualified
-    readings = [_readings(text) for text, _a, _b in blocks]
+    readings = [numbering.block_labels(text) for text, _a, _b in blocks]
 
     def close(depth: float, at: int) -> None:
         for o in outline.close(depth):
-            closed.append(Clause(o.id, o.start, _trim(markdown, at)))
+            closed.append(Clause(o.id, o.start, numbering.trim_end(markdown, at)))
 
     for n, (text, start, end) in enumerate(blocks):
         heading = _HEADING.match(text)
@@ -114,7 +114,7 @@ def section_clauses(
             if found is None:
                 if not g.is_editorial(text):
                     owner = (stack[-1].id, stack[-1].start) if stack else (base, -1)
-                    paragraphs.add(owner, start, _trim(markdown, end))
+                    paragraphs.add(owner, start, numbering.trim_end(markdown, end))
                 continue
             depth, label = found
             close(depth, start)
@@ -138,7 +138,7 @@ def section_clauses(
                 cid = _join_generic(owner[0] or section_clause, spelled, kind)
                 outline.push(numbering.Open(depth, cid, start + offset, later))
         if not heading:
-            paragraphs.add((cid, start), start, _trim(markdown, end))
+            paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
     close(float("-inf"), len(markdown))
     known.update(outline.known)
     known.add(outline.root)
@@ -210,16 +210,6 @@ _SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «P
 def _standalone(label: str) -> bool:
     """An id that carries its whole address («PR.AC-4», «AC-1», «PO.1.1»), not a point or an item."""
     return "-" in label and not label.startswith(("(", _ITEM))
-
-
-def _readings(text: str) -> list[numbering.Label]:
-    """The label readings of a block; none for a quote line, a heading, a table or a contents line."""
-    if text.startswith((">", "#", "|")) or _CONTENTS_LINE.search(text[:300]):
-        return []
-    return numbering.read_label(text.replace("*", ""))
-
-
-_CONTENTS_LINE = numbering.CONTENTS_LINE
 
 
 def _atom(clause: str) -> str:
@@ -337,12 +327,6 @@ def _join(parent: str, label: str, kind: str) -> str:
     if kind == "order" and label.startswith(point) and (at := parent.find(point)) >= 0:
         return f"{parent[:at]}{label}"  # «п. 1.2» under «п. 1» already carries the full number
     return f"{parent} {label}".strip()
-
-
-def _trim(text: str, end: int) -> int:
-    while end > 0 and text[end - 1] in "\n ":
-        end -= 1
-    return end
 
 
 def _clause_of(text: str, kind: str) -> tuple[float, str] | None:

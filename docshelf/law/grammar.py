@@ -228,6 +228,18 @@ def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
     return f"{prefix} {number}".strip() if prefix else ""
 
 
+def heading_id(text: str, *, english: bool = False, kinds: frozenset[str] | None = None) -> str:
+    """The clause id of a heading's text («Глава 3. …» → «гл. 3», «CHAPTER THREE …» → «Chapter 3»), of its
+    first matching kind (only ``kinds`` when given); "" when it is none of them."""
+    plain = str(text).replace("*", "").strip()
+    if kinds is None and (m := CHAPTER_HEADING.match(plain)):
+        return chapter_id(m.group(1))
+    for kind in HEADINGS:
+        if (kinds is None or kind.name in kinds) and (m := kind.heading.match(plain)):
+            return heading_clause_id(kind.name, m.group(1) or "", english=english)
+    return ""
+
+
 def is_article(clause: str) -> bool:
     return clause.startswith(ARTICLE + " ")
 

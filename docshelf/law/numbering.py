@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown block: lines up to a blank line
 # A printed contents line («1.1 Scope ........ 3»): its number is the contents', not a label of the text.
@@ -30,6 +31,21 @@ _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _ROMAN_LABEL = re.compile(r"^(?:x{0,3})(?:ix|iv|v?i{0,3})$")
 _LAT = "abcdefghijklmnopqrstuvwxyz"
 _CYR = "абвгдежзиклмнопрстуфхцчшщэюя"  # how Russian acts letter their sub-points (no ё, й, ъ, ы, ь)
+
+
+def trim_end(text: str, end: int) -> int:
+    """``end`` moved back over the spaces and line breaks before it: where a block's text ends."""
+    while end > 0 and text[end - 1] in "\n ":
+        end -= 1
+    return end
+
+
+def block_labels(block: str) -> list[Label]:
+    """The label readings a Markdown block starts with; none for a quote line, a heading, a table, a code
+    block or a contents line («1.1 Scope ........ 3», whose number is the contents')."""
+    if block.startswith((">", "#", "|", "```")) or CONTENTS_LINE.search(block[:300]):
+        return []
+    return read_label(block.replace("*", ""))
 
 
 def roman_value(text: str) -> int:
@@ -234,15 +250,17 @@ class Outline:
             if label.value == top.value + 1 or (label.value == top.value + 2 and _follows(label, ahead)):
                 return o.depth
         if "-" in label.style and f"{label.parent}-{label.value - 1}" in self.known:
-            # A series of ids goes on from an earlier section (TASK P-3 after P-2 on the page before).
-            same = next((o for o in self.stack if o.label and o.label.style == label.style), None)
-            return same.depth if same else self._below()
+            return self._level_of(label.style)  # a series of ids goes on from an earlier section (TASK P-3)
         if label.first or (_follows(label, ahead) and label.style != "n"):
             # A list opens, or a new series at a level the style already holds (PR.DS-1 after PR.AC-7;
             # «(a)» again after «(1)» of «(b)»: a style keeps its level, it does not nest in itself).
-            same = next((o for o in self.stack if o.label and o.label.style == label.style), None)
-            return same.depth if same else self._below()
+            return self._level_of(label.style)
         return None
+
+    def _level_of(self, style: str) -> float:
+        """The depth of the outermost open label of ``style``, else one below the innermost clause."""
+        same = next((o for o in self.stack if o.label and o.label.style == style), None)
+        return same.depth if same else self._below()
 
     def _explicit(self, label: Label) -> float | None:
         """«6.1.1» names its parent «6.1»: a level below it, open here or known to the document."""
@@ -341,6 +359,7 @@ PART_WORDS = frozenset(
 TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 16)  # every clause id of a document is keyed again for each citation read by its path
 def address_key(text: str) -> tuple[str, ...]:
     """The label path a clause id or a citation names, as atoms: «§5.3.2 item 5.b» → (5.3.2, 5, b).
 
@@ -367,9 +386,11 @@ __all__ = [
     "Open",
     "Outline",
     "address_key",
+    "block_labels",
     "full_label",
     "letter_value",
     "read_label",
     "roman_value",
     "run_in",
+    "trim_end",
 ]

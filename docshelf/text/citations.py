@@ -230,16 +230,7 @@ def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
 
 def _group_ids(section: SectionMeta, english: bool) -> set[str]:
     """Clause ids of the headings a section sits under («гл. 3», «разд. II») and its own."""
-    ids = {section.clause}
-    for text in section.groups:
-        if m := grammar.CHAPTER_HEADING.match(str(text)):
-            ids.add(grammar.chapter_id(m.group(1)))
-            continue
-        for kind in grammar.HEADINGS:
-            if m := kind.heading.match(str(text)):
-                ids.add(grammar.heading_clause_id(kind.name, m.group(1) or "", english=english))
-                break
-    return ids
+    return {section.clause, *(grammar.heading_id(text, english=english) for text in section.groups)}
 
 
 def _ambiguity(meta: DocMeta, targets: list[Target]) -> str:
@@ -290,10 +281,11 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     if parsed.repeated:
         problems.append(f"names more than one place: «{', '.join(parsed.repeated)}»")
     clause = parsed.clause(slots=frozenset(grammar.CITE_ORDER) - grammar.GROUP_SLOTS)
-    named_first = f"{parsed.name} {clause}".strip() if parsed.name else clause
+    named = f"{parsed.name} {clause}".strip() if parsed.name else clause
+    targets = _clause_targets(meta, named) if clause and not problems else []
     # «§3(3)», «§ 11.10(a)(1)»: brackets the grammar skips as punctuation are a label in English texts.
     bracketed = english and _GLUED_BRACKET.search(rest) is not None
-    if problems or bracketed or (clause and not _clause_targets(meta, named_first)):
+    if problems or bracketed or (clause and not targets):
         # The document's own labels as the citation spells them («§ 11.10(a)», «4.2(11)», «A.9.2.3»).
         places, ids = address_places(meta, rest)
         by_address = [Target(meta.id, s.path, c.id, c.start, c.end) for s, c in places]
@@ -319,8 +311,6 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     notes = [note] if note else []
     groups = [parsed.components[s] for s in grammar.CITE_ORDER if s in grammar.GROUP_SLOTS and s in parsed.components]
     if clause:
-        named = f"{parsed.name} {clause}".strip() if parsed.name else clause
-        targets = _clause_targets(meta, named)
         if not targets:
             raise CitationError(f"{meta.id} has no clause «{named}» (read from {ref!r}).{closest(meta, named)}")
         if groups:

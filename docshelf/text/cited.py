@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from docshelf.errors import CitationError
 from docshelf.results import FetchResult
@@ -35,12 +36,13 @@ def fetch_section(
         if start == 0 and page.next_start is None
         else gitrepo.read(root, page.path, page.commit).decode("utf-8")
     )
-    refs = _within(xrefs.references(root, page.commit, page.doc_id, whole), start, start + len(page.text))
-    return page.model_copy(update={"references": refs})
+    found = [r.to_dict() for r in xrefs.references(root, page.commit, page.doc_id, whole)]
+    return page.model_copy(update={"references": _within(found, start, start + len(page.text))})
 
 
-def _within(found: list[xrefs.Reference], lo: int, hi: int) -> list[dict[str, object]]:
-    return [r.to_dict() for r in found if lo <= r.start and r.end <= hi]
+def _within(found: list[dict[str, Any]], lo: int, hi: int) -> list[dict[str, Any]]:
+    """The references that lie inside [lo, hi) of the section file: those of the text returned."""
+    return [r for r in found if lo <= r["start"] and r["end"] <= hi]
 
 
 def fetch_ref(
@@ -85,12 +87,10 @@ def fetch_ref(
             level="clause" if target.clause else "section",
             span=[begin, end],
             clauses=[target.clause] if target.clause else whole.clauses,
-            references=[
-                r for r in whole.references if begin + start <= r["start"] and r["end"] <= begin + start + len(chunk)
-            ],
+            references=_within(whole.references, begin + start, begin + start + len(chunk)),
             warning=warning,
         )
     )
 
 
-__all__ = ["fetch_ref"]
+__all__ = ["fetch_ref", "fetch_section"]

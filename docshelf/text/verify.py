@@ -61,17 +61,14 @@ def _fragments(quote: str) -> list[str]:
     return [f for f in (normalize_text(part) for part in _ELLIPSIS.split(quote)) if f]
 
 
-def _readings(quote: str, *, marks: frozenset[str] = frozenset()) -> list[list[str]]:
+def _readings(quote: str) -> list[list[str]]:
     """The ways to read a quote, literal first: as typed, then its ellipses as gaps; each also as one line.
 
     «Terms ....5» copied from a contents line is verbatim as it stands. A line break the model put in
     before «— определение» is wrapping, not a Markdown bullet (normalization drops line-start dashes).
     """
     out: list[list[str]] = []
-    # Last, where the cited text carries footnote marks: the quote as copied with them («authentication 22
-    # for»); the text is read past its marks, so the quote is too.
-    without = [marks_pattern(marks).sub(" ", quote)] if marks else []  # a space, as the text has in its place
-    for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote), *without]):
+    for text in dict.fromkeys([quote, _LINE_BREAKS.sub(" ", quote)]):
         whole = normalize_text(text)
         for fragments in ([whole] if whole else [], _fragments(text)):
             if fragments and fragments not in out:
@@ -299,14 +296,19 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
         return verdict("unknown_ref", f"The shelf lists {cited[0].path} but cannot read it (missing, or a symbolic "
                        "link) at this commit; run `docshelf check` on the shelf.", **read_as)  # fmt: skip
     here: tuple[Target, Spot] | None = None
+    readings = _readings(quote)
+    # Last, where the cited text carries footnote marks: the quote as copied with them («authentication 22
+    # for»), read past them as the text is (a space where each stood). Such a reading proves the quote only
+    # where those very marks stand.
     marks = mark_texts(root, commit, cited)
-    readings = _readings(quote, marks=marks)
-    # The reading without the quote's footnote marks proves the quote only where those very marks stand.
-    without_marks = readings[-1] if marks and len(readings) > len(_readings(quote)) else None
-    removed = [m.group().strip() for m in marks_pattern(marks).finditer(quote)] if without_marks else []
-    for reading in readings:
+    pattern = marks_pattern(marks) if marks else None
+    removed = [m.group().strip() for m in pattern.finditer(quote)] if pattern else []
+    unmarked_readings = (
+        [r for r in _readings(pattern.sub(" ", quote)) if r not in readings] if pattern and removed else []
+    )
+    for reading in readings + unmarked_readings:
         spot = _in_targets(root, commit, _readable(root, commit, cited, reading), reading)
-        if spot is not None and reading is without_marks and not marks_agree(root, commit, spot, removed):
+        if spot is not None and reading in unmarked_readings and not marks_agree(root, commit, spot, removed):
             spot = None
         if spot is not None and (here is None or not spot[1].negation):
             here, fragments = spot, reading
