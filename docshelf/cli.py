@@ -229,7 +229,7 @@ def check(shelf_dir: Path | None, as_json: bool, strict: bool) -> None:
 def read_index(path: str, shelf_dir: Path | None, at: str | None, as_of: str | None, as_json: bool) -> None:
     """Print the root index or a document's subindex."""
     page = reader.read_index(_shelf(shelf_dir), path, at, as_of=_date(as_of))
-    _emit(page.to_dict(), as_json, page.text)
+    _emit(page.to_dict(), as_json, reader.shown_index(page))
 
 
 @cli.command()
@@ -258,8 +258,9 @@ def fetch(
         res = cited.fetch_ref(_shelf(shelf_dir), ref, at, start=start, max_chars=max_chars, as_of=_date(as_of))
     else:
         res = cited.fetch_section(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars, as_of=_date(as_of))
-    if res.warning and not as_json:
-        click.echo(res.warning, err=True)
+    for line in (res.note, res.warning):
+        if line and not as_json:
+            click.echo(line, err=True)
     tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""
     _emit(res.to_dict(), as_json, res.text + tail)
 

@@ -89,6 +89,12 @@ class FetchResult(Result):
         "{text, start, end (offsets in the section file), doc_id, clause, path, level} — fetch the clause by "
         "ref «doc_id clause» or by path.",
     )
+    moved_from: str = Field(
+        default="",
+        description="The path asked for, when it is a path of an earlier commit: `path` is the section holding "
+        "the same clause now.",
+    )
+    note: str = Field(default="", description="How the path was read, when it was redirected; '' otherwise.")
     call_id: str | None = Field(default=None, description=CALL_ID_DOC)
 
 
@@ -110,6 +116,9 @@ class Hit(Result):
     )
     status: str = Field(
         default="", description="Edition status of the document on as_of; '' when it has no edition data."
+    )
+    status_label: str = Field(
+        default="", description="The status in words when the text is not plainly in force on as_of; '' otherwise."
     )
     also_in: list[dict[str, str]] = Field(
         default_factory=list,
@@ -160,6 +169,11 @@ class QuoteCheck(Result):
         "exactly that clause, and it is the reference to give in the answer.",
     )
     candidates: list[str] = Field(default_factory=list, description="Other documents the citation also matched.")
+    status: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Edition status on as_of of the document the quote was proven in (code, in_force, label, "
+        "replaced_by); {} when it has no edition data. An ok on a text not in force proves the words, not the law.",
+    )
     notes: list[str] = Field(
         default_factory=list, description="How the reference was read (the edition chosen, an ambiguity)."
     )

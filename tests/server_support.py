@@ -176,15 +176,12 @@ def payload(result: Any) -> dict[str, Any]:
     """A tool result as the library returns it: the structured fields plus the text the lean content carries.
 
     Lean results send a section's or index's text once, in the text content after a one-line header
-    (and a warning line), followed by a «[cut: …]» line when more pages follow and, on an audited
-    server, a «[call_id …]» line; this undoes exactly that.
+    (and a warning line), followed by a «[cut: …]» line when more pages follow; this undoes exactly that.
     """
     data: dict[str, Any] = dict(result.structured_content or {})
     if "text" in data or "sha256" not in data:
         return data
     body = result.content[0].text.split("\n\n", 1)[1]
-    if data.get("call_id"):  # an audited server ends the content with the call's id
-        body = body.removesuffix(f"\n[call_id {data['call_id']}]")
     if data.get("next_start") is not None:
         body = body.rsplit("\n\n[cut: ", 1)[0]
     return {**data, "text": body}

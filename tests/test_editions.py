@@ -22,7 +22,7 @@ from docshelf.law.editions import (
     replacement_chain,
     status_note,
 )
-from docshelf.law.repealed import repeal_notice
+from docshelf.law.repealed import repeal_notice, stated_repeal
 from docshelf.records import DocMeta
 from docshelf.shelf import store as shelf
 from docshelf.shelf.check import Problem
@@ -322,7 +322,7 @@ def test_water_codes_statuses_through_time(water_shelf: Path) -> None:
 def test_add_says_when_the_text_reads_repealed_but_the_meta_does_not(
     opening: list[str], edition: dict[str, str], said: str | None
 ) -> None:
-    notice = repeal_notice(opening, edition)
+    notice = repeal_notice(stated_repeal(opening), edition)
     if said is None:
         assert notice is None
     else:
@@ -335,6 +335,11 @@ def test_the_repealed_water_code_of_1995_gets_the_notice_at_add(tmp_path: Path) 
     (doc,) = shelf.add(root, [source], DocOptions("", "laws", "Водный кодекс РФ 1995"), progress=quiet)
     (notice,) = [w for w in doc.meta.warnings if w.startswith("edition:")]
     assert "«Утратил силу - Федеральный закон от 03.06.2006" in notice
+    # Recorded, so every reader is told: the status is «repealed» without a date until one is recorded.
+    assert doc.meta.edition == {"stated_repealed": "Утратил силу - Федеральный закон от 03.06.2006 г. N 73-ФЗ"}
+    st = meta_status(doc.meta)
+    assert (st.code, st.label_en) == ("repealed", "states it is no longer in force (date not recorded)")
     dated = DocOptions("", "laws", "Водный кодекс РФ 1995 (b)", edition={"valid_to": "2007-01-01"})
     (again,) = shelf.add(root, [source], dated, progress=quiet)
     assert not [w for w in again.meta.warnings if w.startswith("edition:")]
+    assert meta_status(again.meta).label_en == "repealed 2007-01-01"

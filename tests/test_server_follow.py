@@ -17,6 +17,7 @@ from docshelf.server.app import create_server
 from docshelf.server.follow import Follower
 from docshelf.server.pin import Pin
 from docshelf.shelf import gitrepo
+from docshelf.text import warmup
 
 
 @pytest.fixture
@@ -35,6 +36,22 @@ def test_step_follows_the_local_branch_without_a_remote(small: Path) -> None:
     assert pin.current == gitrepo.resolve(small) and not follower.step()
     new = make_version(small, "V2")
     assert follower.step() and pin.current == new
+
+
+def test_a_new_tip_is_prepared_before_it_is_served_and_one_that_cannot_be_is_not_served(small: Path) -> None:
+    pin = Follower.start_pin(small, "main")
+    seen: list[tuple[str, str]] = []  # (the commit prepared, the commit served while preparing it)
+
+    def prepare(commit: str) -> None:
+        seen.append((commit, pin.current))
+        warmup.prepare(small, commit)
+
+    follower = Follower(small, "main", pin, interval=1.0, log=lambda _m: None, prepare=prepare)
+    old, new = pin.current, make_version(small, "V2")
+    assert follower.step() and seen == [(new, old)] and pin.current == new
+    (small / "synonyms.json").write_text("{not json", encoding="utf-8")
+    gitrepo.commit(small, "A broken synonyms file")
+    assert not follower.step() and pin.current == new and follower.failures == 1  # still the last good one
 
 
 def test_step_fetches_from_the_remote_and_leaves_the_working_tree_alone(tmp_path: Path) -> None:

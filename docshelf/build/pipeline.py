@@ -31,7 +31,7 @@ from docshelf.build.structure import find_headings
 from docshelf.build.titles import document_title
 from docshelf.law import grammar
 from docshelf.law.clauses import section_clauses
-from docshelf.law.repealed import OPENING_LINES, repeal_notice
+from docshelf.law.repealed import OPENING_LINES, repeal_notice, stated_repeal
 from docshelf.records import Clause, DocMeta, SectionMeta, SourceFile
 
 _LATIN = re.compile(r"[A-Za-z]")
@@ -137,7 +137,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         pages=converted.pages,
         language="en" if english else "ru",
         options={"quality": options.quality, "split": options.split},
-        edition={k: v for k, v in options.edition.items() if v},
+        edition=_edition(options.edition, stated_repeal(b.text for b in blocks[:OPENING_LINES])),
         section_data=tuple(records),
         expected_clauses=tuple(expected_clauses(converted.outline, blocks, english)),
     )
@@ -146,7 +146,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         *(f"completeness: {c} is announced by the document's contents but not found" for c in missing_clauses(meta)),
         *(f"numbering: {p}" for p in numbering_problems(meta)),
     ]
-    if notice := repeal_notice((b.text for b in blocks[:OPENING_LINES]), meta.edition):
+    if notice := repeal_notice(meta.edition.get("stated_repealed"), meta.edition):
         warnings.append(notice)
     report = quality.assess(
         contents=(map_source, entries, unmapped),
@@ -199,3 +199,9 @@ def _section_record(path: str, s: Section, markdown: str, english: bool, known: 
         clauses=spans,
         gist=gist(markdown, s.clause, spans),
     )
+
+
+def _edition(given: dict[str, str], said_repealed: str | None) -> dict[str, str]:
+    """The edition the maintainer gave, with the document's own statement that it lost force, if it makes one."""
+    edition = {k: v for k, v in given.items() if v and k != "stated_repealed"}
+    return edition | ({"stated_repealed": said_repealed} if said_repealed else {})

@@ -3,18 +3,21 @@
 A document's meta carries an ``edition`` record (set by ``docshelf add`` flags or by editing the
 meta file); every field is optional:
 
-================  ==========================================================================
-field             meaning
-================  ==========================================================================
-``adopted``       the date the act was signed / adopted
-``valid_from``    the first day this text is in force
-``valid_to``      the first day it is **no longer** in force (the day it «утратил силу»), so a
-                  replaced act's ``valid_to`` equals its replacement's ``valid_from``
-``replaced_by``   what replaces it (a document id on the shelf, or an external act, see below)
-``amends``        what it amends
-``amended_by``    what amends it
-``publication``   the official publication, e.g. «publication.pravo.gov.ru № 0001202506170011»
-================  ==========================================================================
+===================  ==========================================================================
+field                meaning
+===================  ==========================================================================
+``adopted``          the date the act was signed / adopted
+``valid_from``       the first day this text is in force
+``valid_to``         the first day it is **no longer** in force (the day it «утратил силу»), so a
+                     replaced act's ``valid_to`` equals its replacement's ``valid_from``
+``replaced_by``      what replaces it (a document id on the shelf, or an external act, see below)
+``amends``           what it amends
+``amended_by``       what amends it
+``publication``      the official publication, e.g. «publication.pravo.gov.ru № 0001202506170011»
+``stated_repealed``  written by ``add``, not by hand: the document's own line saying it lost force
+                     («Утратил силу - …»); without a ``valid_to`` the status is ``repealed``, «states
+                     it is no longer in force (date not recorded)», until the date is recorded
+===================  ==========================================================================
 
 Dates are ``YYYY-MM-DD`` (``DD.MM.YYYY`` is accepted too). A relation field holds one id, several
 separated by ``;``, or a JSON list. An id that is not on the shelf is written with the prefix
@@ -38,7 +41,8 @@ from docshelf.records import DocMeta
 
 DATE_FIELDS = ("adopted", "valid_from", "valid_to")
 RELATION_FIELDS = ("replaced_by", "amends", "amended_by")
-EDITION_FIELDS = (*DATE_FIELDS, *RELATION_FIELDS, "publication")
+STATED = "stated_repealed"  # the document's own words that it lost force (law/repealed.py)
+EDITION_FIELDS = (*DATE_FIELDS, *RELATION_FIELDS, "publication", STATED)
 EXTERNAL = "ext:"
 STATUS_CODES = ("in_force", "not_yet_in_force", "repealed", "replaced", "unknown")
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
@@ -190,6 +194,13 @@ def edition_status(edition: dict[str, Any], as_of: date | None = None) -> Status
                 "replaced", f"утратил силу {_ru(vt)}, заменён: {names}", f"repealed {vt}, replaced by: {names}"
             )
         return status("repealed", f"утратил силу {_ru(vt)}", f"repealed {vt}")
+    if edition.get(STATED) and not vt:  # the text says so; when, nobody recorded
+        said = ", заменён: " + names if repl else ""
+        return status(
+            "repealed",
+            f"по собственному тексту утратил силу (дата не записана){said}",
+            "states it is no longer in force (date not recorded)" + (f", replaced by: {names}" if repl else ""),
+        )
     if repl and not vt:
         return status(
             "replaced", f"заменён: {names} (дата утраты силы не указана)", f"replaced by: {names} (date not given)"
@@ -204,7 +215,7 @@ def edition_status(edition: dict[str, Any], as_of: date | None = None) -> Status
 def has_edition(meta: DocMeta) -> bool:
     """True when the meta says anything about dates or relations (manuals and RFCs usually do not)."""
     edition = meta.edition
-    return isinstance(edition, dict) and any(edition.get(k) for k in (*DATE_FIELDS, *RELATION_FIELDS))
+    return isinstance(edition, dict) and any(edition.get(k) for k in (*DATE_FIELDS, *RELATION_FIELDS, STATED))
 
 
 def meta_status(meta: DocMeta, as_of: date | None = None) -> Status:

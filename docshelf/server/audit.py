@@ -6,8 +6,8 @@ Host, body too large) are written too, by ``http.RejectionAudit``. Read it with 
 ``docshelf audit``; ``docshelf web`` shows it to investigators.
 
 Every record has an ``id``, and every MCP result carries the same id as ``call_id`` (in
-``structuredContent``, in a last line of the text content, and in ``_meta``), so an answer that
-cites the shelf can name the calls it relied on.
+``structuredContent`` and in ``_meta``; not in the text content, which is what a model reads), so
+an answer that cites the shelf can name the calls it relied on.
 
 Operations: the log is reopened when its file is renamed or removed under it (logrotate's
 ``create`` mode; checked before every write) and on SIGHUP (a ``postrotate`` script); a
@@ -320,19 +320,11 @@ class AuditMiddleware:
 
 
 def stamp(wire: dict[str, Any], call_id: str, *, tool: bool) -> dict[str, Any]:
-    """A result (wire form) carrying ``call_id``: in ``_meta`` always; for a tool also in its
-    structured content and as the last line of its text (what content-only clients show the model)."""
+    """A result (wire form) carrying ``call_id``: in ``_meta`` always; for a tool also in its structured
+    content. Never in the text a model reads: bookkeeping there is noise in its context."""
     out = {**wire, "_meta": {**(wire.get("_meta") or {}), META_KEY: call_id}}
-    if not tool:
-        return out
-    if isinstance(out.get("structuredContent"), Mapping):
+    if tool and isinstance(out.get("structuredContent"), Mapping):
         out["structuredContent"] = {**out["structuredContent"], "call_id": call_id}
-    content = list(out.get("content") or [])
-    texts = [i for i, item in enumerate(content) if isinstance(item, Mapping) and item.get("type") == "text"]
-    if texts:
-        last = content[texts[-1]]
-        content[texts[-1]] = {**last, "text": f"{last.get('text', '')}\n[call_id {call_id}]"}
-        out["content"] = content
     return out
 
 

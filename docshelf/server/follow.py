@@ -36,11 +36,13 @@ class Follower:
         *,
         interval: float = DEFAULT_INTERVAL_S,
         log: Callable[[str], None] = _stderr,
+        prepare: Callable[[str], None] | None = None,
     ) -> None:
         if interval <= 0:
             raise ValueError("interval must be > 0 seconds")
         self.root, self.branch = root, gitrepo.check_branch(branch)
         self.pin, self.interval, self.log = pin, interval, log
+        self.prepare = prepare  # reads a new tip before it is served: its first call is as quick as the next
         self.failures = 0
 
     @classmethod
@@ -81,6 +83,14 @@ class Follower:
             return False
         if tip == self.pin.current:
             return False
+        if self.prepare is not None:
+            try:
+                self.prepare(tip)
+            except DocShelfError as exc:
+                self.failures += 1
+                self.log(f"docshelf serve: {self.branch} moved to {tip[:12]}, which cannot be prepared ({exc}); "
+                         f"still serving {self.pin.current[:12]}")  # fmt: skip
+                return False
         old = self.pin.swap(tip)
         self.log(f"docshelf serve: {self.branch} moved {old[:12]} → {tip[:12]}; now serving {tip}")
         return True

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, Response
 
 from docshelf.errors import DocShelfError
 from docshelf.server.pin import Pin
-from docshelf.text import neighbours, search
+from docshelf.text import warmup
 
 READY_POLL_S = 0.5  # how soon a moved pin is noticed and its index built
 
@@ -100,13 +100,10 @@ class Readiness:
     last_error: str | None = None
 
     def prepare(self, commit: str) -> None:
-        """Build (or find cached) the search index of ``commit`` and warm its word vectors; then it is the ready one."""
+        """Read what calls on ``commit`` need (its search index, texts, clause tables: text/warmup.py); then it
+        is the ready one."""
         t0 = time.perf_counter()
-        index = search.open_index(self.root, commit)
-        try:
-            neighbours.warm(index)  # with docshelf[semantic]: the first query guessing a word must not load them
-        finally:
-            index.close()
+        warmup.prepare(self.root, commit)
         self.metrics.index_seconds.observe(time.perf_counter() - t0)
         self.metrics.index_builds.inc()
         self.ready_commit, self.last_error = commit, None

@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 from mcp.server.mcpserver import MCPServer
 
-from docshelf.errors import ServeError
+from docshelf.errors import DocShelfError, ServeError
 from docshelf.server.app import create_server
 from docshelf.server.audit import AuditLog
 from docshelf.server.auth import TokenFileVerifier
@@ -19,6 +19,7 @@ from docshelf.server.httpapp import allowed_hosts_for, connection_guard, create_
 from docshelf.server.ops import Metrics, Readiness
 from docshelf.server.pin import Pin, ReadableRefs, check_pattern
 from docshelf.shelf import gitrepo
+from docshelf.text import warmup
 
 Say = Callable[[str], None]
 
@@ -63,12 +64,20 @@ def _pin(root: Path, at: str | None, follow: str | None, refs: tuple[str, ...], 
     return Pin.at(root, at, readable=readable)
 
 
-async def _serve_stdio(server: MCPServer, follower: Follower | None) -> None:
+async def _serve_stdio(server: MCPServer, follower: Follower | None, warm: Callable[[], None]) -> None:
     async with anyio.create_task_group() as tg:
         if follower is not None:
             tg.start_soon(follower.run)
+        tg.start_soon(_warm, warm)  # beside the handshake: `initialize` does not wait for it
         await server.run_stdio_async()
         tg.cancel_scope.cancel()
+
+
+async def _warm(warm: Callable[[], None]) -> None:
+    try:
+        await anyio.to_thread.run_sync(warm)
+    except DocShelfError:
+        pass  # the first call meets the same error and reports it to its client
 
 
 def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
@@ -81,14 +90,15 @@ def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
     pin = _pin(opts.root, opts.at, opts.follow, opts.refs, say)
     follower = None
     if opts.follow is not None:
-        follower = Follower(opts.root, opts.follow, pin, interval=opts.follow_interval, log=say)
+        follower = Follower(opts.root, opts.follow, pin, interval=opts.follow_interval, log=say,
+                            prepare=lambda commit: warmup.prepare(opts.root, commit))  # fmt: skip
     with AuditLog(opts.audit_log) as log:
         metrics = Metrics()
         server = create_server(opts.root, pin=pin, audit=log, token_verifier=verifier, metrics=metrics)
         say(f"docshelf serve: shelf {opts.root} at {pin.current} ({pin.label}); audit log {log.path}")
         say(f"docshelf serve: `at` reads {pin.readable.describe()}")
         if not http:
-            anyio.run(_serve_stdio, server, follower)
+            anyio.run(_serve_stdio, server, follower, lambda: warmup.prepare(opts.root, pin.current))
             return
         if verifier is None:
             say(f"docshelf serve: no --tokens, so no authentication: serving on loopback {opts.host} only.")

@@ -131,8 +131,8 @@ def _summary(data: dict[str, Any]) -> str:
 
 
 def _render_index(out: IndexPage) -> str:
-    notes = "".join(f"\n[{s['id']}: {s['label']} ({out.as_of})]" for s in out.statuses)
-    return f"[{out.path} @ {out.commit[:SHORT]}]{notes}\n\n{out.text}"
+    when = f" (edition statuses on {out.as_of})" if out.statuses else ""
+    return f"[{out.path} @ {out.commit[:SHORT]}]{when}\n\n{reader.shown_index(out)}"
 
 
 def read_index(shelf: ShelfAccess) -> ToolFn:
@@ -170,7 +170,7 @@ def _render_fetch(out: FetchResult) -> str:
     span = f"chars {out.start}–{out.start + len(out.text)} of {out.total_chars}"
     head = f"[{out.path} @ {out.commit[:SHORT]} · {span} · sha256 {out.sha256[:SHORT]}]"
     tail = f"\n\n[cut: call fetch with start={out.next_start} to continue]" if out.next_start is not None else ""
-    warning = f"\n[{out.warning}]" if out.warning else ""
+    warning = "".join(f"\n[{line}]" for line in (out.note, out.warning) if line)
     return f"{head}{warning}\n\n{out.text}{tail}"
 
 

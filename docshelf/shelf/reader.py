@@ -96,6 +96,23 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None, *, as_
     )
 
 
+def shown_index(page: IndexPage) -> str:
+    """The page as a reader is shown it: the status of each document not plainly in force beside its entry
+    (root index) and in its header (its subindex). The stored page stays as it is (``rebuild`` reproduces it,
+    ``sha256`` proves it): a status depends on the day it is read."""
+    if not page.statuses:
+        return page.text
+    lines = page.text.split("\n")
+    for st in page.statuses:
+        mark = f" · **{st['label']}**"
+        links = (f"]({st['entry']})", f"](/{st['entry']})")
+        header = f"> {st['id']}"
+        for i, line in enumerate(lines):
+            if any(link in line for link in links) or line == header or line.startswith(header + " · "):
+                lines[i] = line + mark
+    return "\n".join(lines)
+
+
 def _read(root: Path, rel: str, commit: str) -> bytes:
     """The file at the commit; when it is not there, the error names the nearest paths that are."""
     try:
@@ -103,7 +120,12 @@ def _read(root: Path, rel: str, commit: str) -> bytes:
     except SectionNotFoundError as exc:
         wanted = ("subindex.md",) if rel.endswith("subindex.md") else (".md",)
         paths = [p for p in gitrepo.list_files(root, commit, "docs") if p.endswith(wanted) and p != rel]
-        near = difflib.get_close_matches(rel, paths, n=3, cutoff=0.6)
+        # The same document's files first: a renumbered section is its neighbour, not another law's.
+        home = posixpath.dirname(rel) + "/"
+        own = [p for p in paths if p.startswith(home)]
+        near = difflib.get_close_matches(rel, own, n=3, cutoff=0.3) or difflib.get_close_matches(
+            rel, paths, n=3, cutoff=0.6
+        )
         if not near:
             raise
         raise SectionNotFoundError(f"{exc} Nearest: {', '.join(near)}.", path=rel, commit=commit) from exc
@@ -155,7 +177,15 @@ def fetch(
             path=path,
             commit=commit,
         )
-    text = _read(root, rel, commit).decode("utf-8")
+    asked, note = rel, ""
+    try:
+        text = _read(root, rel, commit).decode("utf-8")
+    except SectionNotFoundError:
+        moved = moved_section(root, rel, commit)
+        if moved is None:
+            raise
+        rel, note = moved
+        text = _read(root, rel, commit).decode("utf-8")
     meta, section = _meta_for(root, rel, commit)
     chunk = text[start : start + max_chars]
     end = start + len(chunk)
@@ -174,4 +204,32 @@ def fetch(
         edition=meta.edition if meta and isinstance(meta.edition, dict) else {},
         status=meta_status(meta, as_of).to_dict() if meta and has_edition(meta) else {},
         warning=fetch_warning(meta, as_of, metas_at(root, commit)) if meta else None,
+        moved_from=asked if asked != rel else "",
+        note=note,
     )
+
+
+def moved_section(root: Path, path: str, commit: str) -> tuple[str, str] | None:
+    """A section path of an earlier commit that ``commit`` lacks (a new edition renumbered the files): the
+    section of the same document holding the same clause now (its title, for a section without one), and
+    a note saying so; None when the path never existed or its clause is gone."""
+    if not _READABLE.match(path) or gitrepo.kind_at(root, commit, path) is not None:
+        return None
+    before = gitrepo.last_having(root, path, commit)
+    old = _sections_at(root, before).get(path) if before else None
+    if before is None or old is None:
+        return None
+    meta, section = old
+    now = [m for m in metas_at(root, commit) if m.id == meta.id] or [
+        m for m in metas_at(root, commit) if m.meta_path == meta.meta_path
+    ]
+    same = [s for m in now for s in m.sections if (s.clause, s.title) == (section.clause, section.title)]
+    same += [s for m in now for s in m.sections if section.clause and s.clause == section.clause]
+    if not same:
+        return None
+    what = f"{meta.id} {section.clause or '«' + section.title + '»'}"
+    note = (
+        f"{path} is the path of {what} at {before[:12]}; at this commit that section is {same[0].path} "
+        "(read here). Cite the new path."
+    )
+    return same[0].path, note

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
 from docshelf.errors import CitationError, EditionError, SectionNotFoundError
-from docshelf.law import docids, grammar
+from docshelf.law import docids, docnames, grammar
 from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
 from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf import gitrepo
-from docshelf.shelf.reader import metas_at, safe_path
+from docshelf.shelf.reader import metas_at, moved_section, safe_path
 from docshelf.text.labelpaths import (
     address_places,
     all_clause_ids,
@@ -64,33 +64,31 @@ class Resolution:
     notes: list[str] = field(default_factory=list)  # edition choice, an ambiguous clause label
 
 
-def _id_keys(doc_id: str) -> list[str]:
-    return [_key(spelling) for spelling in (doc_id, *docids.id_spellings(doc_id))]
-
-
-def _own_keys(meta: DocMeta) -> list[str]:
+def _own_names(meta: DocMeta) -> list[str]:
+    """The ways of writing this document's own id (and a law's title): what tells an edition apart."""
     named = docids.law_title(meta.id, meta.title)  # «ст. 6 Закона о персональных данных»
-    return _id_keys(meta.id) + ([_key(named)] if named else [])
+    return [meta.id, *docids.id_spellings(meta.id)] + ([named] if named else [])
 
 
-def _act_keys(meta: DocMeta) -> list[str]:
-    """Keys of the act a document is an edition, format or revision of (:func:`docids.act_of`)."""
-    act = docids.act_of(meta.id)
-    if act == meta.id or not act:
-        return []
-    return _id_keys(act)
+def _all_names(meta: DocMeta) -> list[str]:
+    """Its own names and the short forms it shares with its other editions (:func:`docnames.names`)."""
+    return list(dict.fromkeys(_own_names(meta) + list(docnames.names(meta.id, meta.title))))
 
 
 def _candidates(metas: tuple[DocMeta, ...], ref: str) -> list[tuple[int, bool, DocMeta]]:
-    """(key length, own key?, meta) of every document whose longest matching key is the longest in ``ref``."""
-    ref_key = _key(ref)
+    """(name length, own name?, meta) of every document whose longest name in ``ref`` is the longest there."""
+    ref_pieces = docnames.pieces(ref)
     scored = []
     for meta in metas:
-        own = [len(k) for k in _own_keys(meta) if k and k in ref_key]
-        act = [len(k) for k in _act_keys(meta) if k and k in ref_key]
-        best = max(own + act, default=0)
-        if best:
-            scored.append((best, bool(own) and max(own) == best, meta))
+        own = set(_own_names(meta))
+        found = [
+            (docnames.length(n), n in own)
+            for n in _all_names(meta)
+            if docnames.find(docnames.pieces(n), ref_pieces) is not None
+        ]
+        if found:
+            best = max(n for n, _own in found)
+            scored.append((best, any(o for n, o in found if n == best), meta))
     top = max((s[0] for s in scored), default=0)
     return [s for s in scored if s[0] == top]
 
@@ -144,14 +142,6 @@ def _in_force(meta: DocMeta, as_of: date | None) -> bool:
     return has_edition(meta) and meta_status(meta, as_of).in_force
 
 
-def _without_id(ref: str, key: str) -> str:
-    """The citation with the part that spelled the document key cut out («ПП 1119» is not «пп. 1119»)."""
-    gap = r"(?:[\W_]|№|N\s)*?"
-    pattern = r"(?:(?:№|N)\s*)?" + gap.join(re.escape(ch) for ch in key)  # «N 152-ФЗ»: the sign goes with it
-    m = re.search(pattern, ref, re.IGNORECASE)
-    return ref if m is None else ref[: m.start()] + " " + ref[m.end() :]
-
-
 def _without_stated_number(root: Path, commit: str, meta: DocMeta, ref: str, dated: docids.Dated, rest: str) -> str:
     """Check the act's date a citation gives against the dates the document states beside its number (its
     opening or signature lines) or records as adopted; the citation without the number that followed the date
@@ -179,10 +169,11 @@ def _without_stated_number(root: Path, commit: str, meta: DocMeta, ref: str, dat
     )
 
 
-def _matched_keys(meta: DocMeta, ref: str) -> list[str]:
-    """The document's keys the citation spells, longest first."""
-    ref_key = _key(ref)
-    return sorted({k for k in _own_keys(meta) + _act_keys(meta) if k and k in ref_key}, key=len, reverse=True)
+def _matched_names(meta: DocMeta, ref: str) -> list[str]:
+    """The document's names the citation spells, longest first."""
+    ref_pieces = docnames.pieces(ref)
+    found = [n for n in _all_names(meta) if docnames.find(docnames.pieces(n), ref_pieces) is not None]
+    return sorted(found, key=docnames.length, reverse=True)
 
 
 def canonical_clause(ref: str, parts: set[str], *, english: bool = False) -> str:
@@ -259,7 +250,7 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         raise CitationError("Empty reference: give a section path or a citation such as «152-ФЗ ст. 12 ч. 3».")
     metas = metas_at(root, commit)
     if ref.startswith("docs/"):
-        return _resolve_path(metas, ref, commit)
+        return _resolve_path(root, metas, ref, commit)
     # «Приказ ФСТЭК России от 25.12.2017 № 239»: the act's date stands between the words of its id
     dated = docids.cited_date(ref)
     undated = ref if dated is None else ref[: dated[0][0]] + " " + ref[dated[0][1] :]
@@ -269,9 +260,8 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         raise CitationError(f"No document on the shelf matches {ref!r}. Documents: {known}.")
     english = meta.english
     rest = undated
-    for key in _matched_keys(meta, undated):  # «152-ФЗ «О персональных данных»»: the id and the title both go
-        if key in _key(rest):
-            rest = _without_id(rest, key)
+    for name in _matched_names(meta, undated):  # «152-ФЗ «О персональных данных»»: the id and the title both go
+        rest = docnames.without(rest, name)
     if dated is not None:
         rest = _without_stated_number(root, commit, meta, ref, dated[1], rest)
     parsed = grammar.parse_citation(rest, english=english, names=doc_parts(meta))
@@ -349,7 +339,7 @@ def resolve(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> 
     return resolve_ref(root, ref, commit, as_of=as_of).targets
 
 
-def _resolve_path(metas: tuple[DocMeta, ...], ref: str, commit: str) -> Resolution:
+def _resolve_path(root: Path, metas: tuple[DocMeta, ...], ref: str, commit: str) -> Resolution:
     path, _, fragment = ref.partition("#")
     path = safe_path(path)
     for meta in metas:
@@ -375,4 +365,7 @@ def _resolve_path(metas: tuple[DocMeta, ...], ref: str, commit: str) -> Resoluti
                     return Resolution(meta.id, cid, "clause", [Target(meta.id, path, cid, *ids[cid])])
             close = difflib.get_close_matches(wanted, list(ids), n=5, cutoff=0.4)
             raise CitationError(f"{path} has no clause «{wanted}». Clauses there: {', '.join(close or list(ids)[:8])}.")
+    if moved := moved_section(root, path, commit):  # a path of an earlier commit: the same clause's section now
+        now = _resolve_path(root, metas, moved[0] + (f"#{fragment}" if fragment else ""), commit)
+        return replace(now, notes=[moved[1], *now.notes])
     raise SectionNotFoundError(f"No section {path!r} at commit {commit[:12]}; read the index for paths.", path=path)

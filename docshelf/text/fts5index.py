@@ -224,8 +224,8 @@ class Fts5Index:
         The edition dicts are shared by the calls: read them, do not change them.
         """
         if self._documents is None:
-            rows = self.db.execute("SELECT doc_id, doc_key, category, edition FROM doc")
-            self._documents = tuple(DocInfo(i, k, c, json.loads(e)) for i, k, c, e in rows)
+            rows = self.db.execute("SELECT doc_id, doc_key, category, edition, names FROM doc")
+            self._documents = tuple(DocInfo(i, k, c, json.loads(e), tuple(json.loads(n))) for i, k, c, e, n in rows)
         return list(self._documents)
 
     def close(self) -> None:

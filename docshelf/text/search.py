@@ -45,6 +45,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date
@@ -55,7 +56,17 @@ from docshelf.errors import SearchError
 from docshelf.results import Hit, SearchResult
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
-from docshelf.text import answertype, definitions, derivation, encoder, folding, neighbours, querysyntax, synonyms
+from docshelf.text import (
+    answertype,
+    definitions,
+    derivation,
+    docmentions,
+    encoder,
+    folding,
+    neighbours,
+    querysyntax,
+    synonyms,
+)
 from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, is_ref_key, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
@@ -90,6 +101,7 @@ MAX_QUERY_CHARS = 2000  # longer input is cut: concepts are capped anyway
 FOLD_DEPTH = 4  # candidates looked at per hit wanted when folding copies
 RERANK_DEPTH = 60  # candidates whose adjacency is scored exactly (the rest cannot reach the folded hits)
 SUBSTRING_WORDS = 20  # vocabulary words taken per query word in the substring fallback
+_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)  # a Russian text's status is told in Russian
 Found = tuple[Ranked, dict[int, KeyRow]]  # the ranking and the stored keys of every candidate in it
 
 
@@ -268,11 +280,13 @@ def search(
     statuses = Statuses(as_of)
     if status is not None:
         scope = with_status(index, scope, statuses, status)
+    named = docmentions.mentions(text, index.documents())
+    concepts = docmentions.with_documents(text, concepts, named)
     missing_acts = _missing_acts(index, text, root, commit)
     if missing_acts:  # «приказ № 117» is not on the shelf: its number must not find «Статья 117»
         numbers = {k for _w, n in missing_acts for k in index_text(n).split()}
         concepts = [c for c in concepts if not any(set(alt) <= numbers for alt in c.alts)]
-        if folding.names_absent_code(missing_acts):
+        if docmentions.names_absent_code(missing_acts):
             concepts = [c for c in concepts if not any(is_ref_key(k) for alt in c.alts for k in alt)]
     dfs = [_df(index, c) for c in concepts]
     absent = [c for c, df in zip(concepts, dfs, strict=True) if df == 0]
@@ -300,6 +314,9 @@ def search(
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
     for written, _number in missing_acts:
         note += f" No document {written} on the shelf: the hits do not come from it."
+    for m in named:
+        if len(m.doc_ids) > 1 and m.short:
+            note += f" «{m.written}» names {len(m.doc_ids)} documents: {', '.join(m.doc_ids)}; give one to keep to it."
     if status is not None and status not in statuses.seen:
         note += f" No document has edition status {status!r} on {as_of or date.today()} at this commit."
     if absent:
@@ -325,10 +342,10 @@ _NOTES = {
 
 
 def _missing_acts(index: SearchIndex, query: str, root: Path, commit: str) -> list[tuple[str, str]]:
-    if not folding.names_an_act(query):
+    if not docmentions.names_an_act(query):
         return []  # the common case: no list of documents is read
     titles = [m.title for m in metas_at(root, commit)]  # a code added under an id of the operator's choosing
-    return folding.absent_acts(query, [d.doc_key for d in index.documents()], titles)
+    return docmentions.absent_acts(query, index.documents(), titles)
 
 
 def _scope(index: SearchIndex, doc: str | None, category: str | None) -> Scope:
@@ -362,7 +379,10 @@ def _hits(
     hits = []
     for g, lead in zip(shown, leads, strict=True):
         others = [r for r in g.rowids if r != lead]
-        extra = {"status": status[lead], "also_in": [_also(keys[r], status[r], keys[lead]) for r in others]}
+        english = not _CYRILLIC.search(keys[lead].title + keys[lead].doc_id)
+        label = statuses.label(keys[lead].edition, english)
+        also = [_also(keys[r], status[r], keys[lead]) for r in others]
+        extra = {"status": status[lead], "status_label": label, "also_in": also}
         hits.append(_hit(stored[lead], keys[lead], max(scores[r] for r in g.rowids), concepts, mode, query, extra))
     return hits
 

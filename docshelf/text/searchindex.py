@@ -35,18 +35,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from docshelf.law import docids
+from docshelf.law import docids, docnames
 from docshelf.text.analyzer import ANALYZER_VERSION, tokens
 from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
 from docshelf.text.synonyms import Concept
 
-INDEX_VERSION = f"{ANALYZER_VERSION}.11"  # .11: a heading holds the id without «РФ»
+INDEX_VERSION = f"{ANALYZER_VERSION}.12"  # .12: a document's names as people write them (law/docnames)
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE doc(id INTEGER PRIMARY KEY, meta_path TEXT UNIQUE NOT NULL, doc_id TEXT, doc_key TEXT,
-    category TEXT, edition TEXT);
+    category TEXT, edition TEXT, names TEXT);
 CREATE TABLE ref(path TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE section(id INTEGER PRIMARY KEY, doc INTEGER NOT NULL, path TEXT, title TEXT, clause TEXT,
     pages TEXT, clauses TEXT, continued INTEGER, apparatus INTEGER, text BLOB);
@@ -114,6 +114,7 @@ class DocInfo(NamedTuple):
     doc_key: str
     category: str
     edition: dict[str, Any]
+    names: tuple[str, ...] = ()  # docnames.names: the id and its short forms
 
 
 class SearchIndex(Protocol):
@@ -227,9 +228,10 @@ def add_document(
         normalize_text(doc_id),
         first.category if first else "",
         json.dumps(first.edition if first else {}, ensure_ascii=False),
+        json.dumps(docnames.names(doc_id, first.doc_title) if first else [], ensure_ascii=False),
     )
     doc = db.execute(
-        "INSERT INTO doc(meta_path, doc_id, doc_key, category, edition) VALUES (?, ?, ?, ?, ?)", info
+        "INSERT INTO doc(meta_path, doc_id, doc_key, category, edition, names) VALUES (?, ?, ?, ?, ?, ?)", info
     ).lastrowid
     db.executemany("INSERT OR REPLACE INTO ref VALUES (?, ?)", [(p, doc) for p in [meta_path, *listed]])
     words: set[str] = set()

@@ -21,7 +21,7 @@ def describe(result: SearchResult) -> str:
     if result.note:
         lines.append(result.note)
     for n, h in enumerate(result.hits, start=1):
-        where = " · ".join(p for p in (h.doc_id, h.snippet_clause or h.clause) if p)
+        where = " · ".join(p for p in (h.doc_id, h.snippet_clause or h.clause, h.status_label) if p)
         window = f" start={h.start} max_chars={h.max_chars}" if h.max_chars else ""
         lines += [f"{n}. {h.title} [{where}] {h.path}{window}", "   " + " ".join(h.snippet.split())]
         # One copy per other document (its best-matching part): its other parts are a fetch away.

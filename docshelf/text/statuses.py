@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from docshelf.law.editions import has_edition, meta_status
+from docshelf.law.editions import Status, has_edition, meta_status
 from docshelf.records import DocMeta
 from docshelf.text.searchindex import Scope, SearchIndex
 
@@ -15,17 +15,27 @@ class Statuses:
 
     def __init__(self, as_of: date | None) -> None:
         self.as_of = as_of
-        self._codes: dict[str, str] = {}
+        self._status: dict[str, Status | None] = {}
         self.seen: set[str] = set()
 
-    def of(self, edition_json: str) -> str:
-        code = self._codes.get(edition_json)
-        if code is None:
+    def _of(self, edition_json: str) -> Status | None:
+        if edition_json not in self._status:
             meta = DocMeta("", "", edition=json.loads(edition_json))
-            code = meta_status(meta, self.as_of).code if has_edition(meta) else ""
-            self._codes[edition_json] = code
-            self.seen.add(code)
-        return code
+            st = meta_status(meta, self.as_of) if has_edition(meta) else None
+            self._status[edition_json] = st
+            self.seen.add(st.code if st else "")
+        return self._status[edition_json]
+
+    def of(self, edition_json: str) -> str:
+        st = self._of(edition_json)
+        return st.code if st else ""
+
+    def label(self, edition_json: str, english: bool) -> str:
+        """What a reader is told of a text not plainly in force («repealed 2007-01-01»); "" for one that is."""
+        st = self._of(edition_json)
+        if st is None or (st.in_force and not st.valid_to):
+            return ""
+        return st.text("en" if english else "ru")
 
 
 def with_status(index: SearchIndex, scope: Scope, statuses: Statuses, status: str) -> Scope:

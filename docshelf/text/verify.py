@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from docshelf.errors import CitationError, DocShelfError, PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.clauses import blank_editorial
+from docshelf.law.editions import fetch_warning, has_edition, meta_status
 from docshelf.results import BatchCheck, QuoteCheck
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
@@ -170,6 +171,11 @@ def _shelf_text(root: Path, commit: str) -> _Shelf:
     return _Shelf("\n".join(by_path.values()), starts, list(by_path), by_path)
 
 
+def prepare(root: Path, commit: str) -> None:
+    """Read the shelf's normalized texts of ``commit`` now (a server preparing it), not at the first quote."""
+    _shelf_text(root, commit)
+
+
 def _elsewhere(root: Path, commit: str, fragments: list[str], skip: set[str]) -> list[dict[str, str]]:
     """Every other place on the shelf where the quote is verbatim (one scan of the shelf, offsets only for hits)."""
     shelf = _shelf_text(root, commit)
@@ -265,6 +271,16 @@ def _wrong_clause_message(resolution: Resolution, found: list[dict[str, str]]) -
     return f"Verbatim, but not in the cited clause: it is in {where}."
 
 
+def _standing(root: Path, commit: str, doc_id: str, as_of: date | None) -> tuple[dict[str, Any], str | None]:
+    """The edition status of the document a quote was proven in, and the warning when it is not in force
+    (naming what replaced it, where the shelf knows): a verbatim quote of a repealed act is no law."""
+    metas = metas_at(root, commit)
+    meta = next((m for m in metas if m.id == doc_id), None)
+    if meta is None or not has_edition(meta):
+        return {}, None
+    return meta_status(meta, as_of).to_dict(), fetch_warning(meta, as_of, metas)
+
+
 def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_of: date | None = None) -> QuoteCheck:
     """Check one quote against the clause ``ref`` names, at commit ``at`` (default HEAD).
 
@@ -317,6 +333,7 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
     if here is not None and here[1].spans is not None and not here[1].negation:
         hit = _ok(root, commit, here[0], here[1].spans)
         message = _ok_message(resolution, hit.clause, here[0].path)
+        status, warning = _standing(root, commit, hit.doc_id, as_of)
         return hit.model_copy(
             update={
                 "ref": ref,
@@ -325,7 +342,8 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
                 "level": resolution.level,
                 "fetch_ref": _address(root, commit, hit),
                 "candidates": resolution.candidates,
-                "notes": resolution.notes,
+                "notes": [warning, *resolution.notes] if warning else resolution.notes,
+                "status": status,
             }
         )
     skip = {f"{t.path}\x00{t.clause}" for t in cited}

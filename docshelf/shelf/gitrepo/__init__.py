@@ -18,7 +18,16 @@ import this package, never a room.
 """
 
 from docshelf.shelf.gitrepo._core import FETCH_TIMEOUT_S, MAX_REF_CHARS, init, require_repo
-from docshelf.shelf.gitrepo.objects import Change, changed_paths, kind_at, list_files, log, read, read_tree
+from docshelf.shelf.gitrepo.objects import (
+    Change,
+    changed_paths,
+    kind_at,
+    last_having,
+    list_files,
+    log,
+    read,
+    read_tree,
+)
 from docshelf.shelf.gitrepo.refs import (
     branch_tip,
     check_branch,
@@ -61,6 +70,7 @@ __all__ = [
     "init",
     "is_dirty",
     "kind_at",
+    "last_having",
     "leftovers",
     "list_files",
     "log",

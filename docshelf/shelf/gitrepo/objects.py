@@ -127,6 +127,16 @@ def log(root: Path, paths: list[str], *, follow: bool, limit: int) -> list[Chang
     return changes
 
 
+def last_having(root: Path, path: str, at: str) -> str | None:
+    """The newest commit reachable from ``at`` whose tree holds ``path``, when ``at`` itself does not: the
+    parent of the commit that removed it (None: no commit before ``at`` had it)."""
+    removed = _run(root, "log", "-1", "--format=%H", at, "--", path).strip()
+    if not removed:
+        return None
+    parents = _run(root, "rev-list", "--parents", "-n", "1", removed).split()[1:]
+    return next((p for p in parents if kind_at(root, p, path) == "blob"), None)
+
+
 def changed_paths(root: Path, commit_a: str, commit_b: str) -> set[str]:
     """Every path that differs between two commits (both sides of a rename)."""
     out = _run(root, "diff", "--name-only", "--no-renames", "-z", commit_a, commit_b, "--")

@@ -1,0 +1,120 @@
+"""The documents a query names: read once, with the names citations use (law/docnames).
+
+* **A document on the shelf** named in any of its short forms («SP 800-53», «ГОСТ 7.32», «ASVS»): the
+  query words that spell it become one concept, «any of these documents», found in the heading keys of
+  each of its sections (a heading holds its document's id), so its sections rank up; the words of a
+  name with a number are not also looked for one by one («7.32» alone is in no section), an acronym's
+  are («TLS» is a word of many texts).
+* **A document the query names but the shelf lacks** («приказ ФСТЭК № 117»): its number must not find
+  «Статья 117» of some code; the note says that document is not on the shelf. A number a document's
+  names hold as a whole number («ГОСТ 7.32» and «ГОСТ 7.32-2017», «закон 152» and «152-ФЗ») is on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docshelf.law import docids, docnames
+from docshelf.text.analyzer import query_tokens, tokens
+from docshelf.text.normalize import normalize_text
+from docshelf.text.searchindex import DocInfo
+from docshelf.text.synonyms import Concept
+
+# A number naming an act: «приказ ФСТЭК № 117», «указ 250», «федеральный закон 999-фз», «RFC 9999».
+_ACT = re.compile(
+    r"\b(?P<kind>приказ\w*|указ\w*|постановлени\w*|распоряжени\w*|закон\w*|rfc|гост(?: р)?|sp)"
+    r"(?P<between>(?: [^\W\d_]+){0,3}?)(?: №)? ?(?P<number>\d+(?:[-.]\d+)*(?:-[^\W\d_]{1,4})?)\b"
+)
+_ACT_ID = re.compile(r"\b\d+-(?:фз|фкз)\b")
+# A code or the Constitution by its name in any case («ст. 10 Уголовного кодекса») or its abbreviation with
+# «РФ» («УК РФ»; «ТК» alone is also a transport company): the one vocabulary of law/docids.py.
+_CODE_OF = {normalize_text(said): code for code in docids.CODES.values() for said in (code, *docids.id_spellings(code))}
+_CODE_IDS = frozenset(docids.CODES.values())
+_CODE = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(_CODE_OF, key=len, reverse=True))) + r")(?![\w-])")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A stretch of the query naming documents on the shelf: as written, and the documents it fits."""
+
+    written: str
+    doc_ids: tuple[str, ...]
+    short: bool  # written in a shorter form than any of those documents' ids
+
+
+def mentions(query: str, docs: Sequence[DocInfo]) -> list[Mention]:
+    """The documents of the shelf the query names, in the order it names them."""
+    found = docnames.named_in(query, [(d.doc_id, d.names) for d in docs])
+    ps = docnames.pieces(query)
+    out = []
+    for n in found:
+        written = query[ps[n.start].start : ps[n.end - 1].end]
+        ids = {docnames.length(i) for i in n.doc_ids}
+        out.append(Mention(written, n.doc_ids, short=n.length < min(ids)))
+    return out
+
+
+def with_documents(query: str, concepts: list[Concept], named: Sequence[Mention]) -> list[Concept]:
+    """The concepts with the words spelling each named document replaced by one concept: that document."""
+    out = list(concepts)
+    for m in named:
+        at = query.find(m.written)
+        first = len(query_tokens(query[:at]))
+        last = first + max(len(query_tokens(m.written)), 1) - 1
+        alts = tuple(dict.fromkeys(_id_keys(i) for i in m.doc_ids))
+        if any(ch.isdigit() for ch in m.written):  # «TLS», «GDPR» are also words of the texts: kept
+            out = [c for c in out if not (first <= c.first and c.last <= last)]
+        out.append(Concept(m.written, alts, True, first, last))
+    return sorted(out, key=lambda c: (c.first, c.last))
+
+
+def _id_keys(doc_id: str) -> tuple[str, ...]:
+    """The keys a heading of the document holds for its id (search index: title, clause, id)."""
+    toks = tokens(docids.without_country(doc_id))
+    return tuple(t.keys[0] for t in toks if not t.stop) or tuple(t.keys[0] for t in toks)
+
+
+def names_an_act(query: str) -> bool:
+    """Whether the query names an act by its number (cheap: the common query reads no document list)."""
+    norm = normalize_text(query)
+    return bool(_ACT.search(norm) or _ACT_ID.search(norm) or _CODE.search(norm))
+
+
+def absent_acts(query: str, docs: Sequence[DocInfo], titles: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """``(as written, its number)`` for each act the query names by number that no document of the shelf is;
+    ``(its id, as named)`` for a code or the Constitution that no document's id or title names."""
+    norm = normalize_text(query)
+    names = [*(d.doc_key for d in docs), *map(normalize_text, titles)]
+    every = [n for d in docs for n in (d.names or (d.doc_id,))]
+    found = [(m.group(0), m["number"]) for m in _ACT.finditer(norm)]
+    found += [(m.group(0), m.group(0)) for m in _ACT_ID.finditer(norm) if not any(m.group(0) in f[0] for f in found)]
+    out = []
+    for text, number in found:
+        if not docnames.number_named(number, every):
+            out.append((_as_written(query, text), number))
+    for m in _CODE.finditer(norm):  # a code is named by words, not a number: all of them stand for it
+        code = _CODE_OF[m.group(0)]
+        # on the shelf under its id, or under any id with its name in the title (an id chosen at `add`)
+        if not any(code in _codes_in(name) for name in names):
+            out.append((code, m.group(0)))
+    return out
+
+
+def names_absent_code(missing: Sequence[tuple[str, str]]) -> bool:
+    """Whether an absent act (:func:`absent_acts`) is a code: «ст. 18 УК РФ» asks for the code's article, so
+    the query's clause numbers must not find another document's ст. 18 either."""
+    return any(written in _CODE_IDS for written, _said in missing)
+
+
+def _codes_in(text: str) -> set[str]:
+    return {_CODE_OF[m.group(0)] for m in _CODE.finditer(text)}
+
+
+def _as_written(query: str, normalized: str) -> str:
+    """The query's own spelling of a normalized span (case, «№»), when it can be found word by word."""
+    words = normalized.split()
+    pattern = r"\W*".join(re.escape(w) for w in words)
+    m = re.search(pattern, query, re.IGNORECASE)
+    return " ".join(m.group(0).split()) if m else normalized
