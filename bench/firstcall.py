@@ -36,6 +36,7 @@ from mcp.client.streamable_http import streamable_http_client
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 from search import on_corpus_shelf  # noqa: E402
 from server_support import child_env, free_port, write_launcher  # noqa: E402

@@ -24,7 +24,8 @@ longer choose among its entries. The answer counts as reached only when the gold
 read (a path-only gold: when that section was read).
 
 Bytes are UTF-8 bytes of the text each call returns (an index page, one page of a section, the
-search result); medians per query kind, and how often the answer was reached at all.
+search result); medians per query kind, how often the answer was reached at all, and the bytes of tables of
+contents read (``index.md`` and subindex pages) per answer the tables-only walk reached.
 
     python bench/navigate.py
     python bench/navigate.py --shelf /path/to/built/corpus/shelf
@@ -73,11 +74,13 @@ class Walk:
     gold: set[str]  # sections holding the answer
     needles: list[str]  # the answer's text, normalized ([] when the gold is a path)
     bytes: int = 0
+    index_bytes: int = 0  # of those, the tables of contents (index.md and subindex pages)
     calls: int = 0
     found: bool = False
 
-    def read(self, text: str) -> str:
+    def read(self, text: str, index: bool = False) -> str:
         self.bytes += len(text.encode("utf-8"))
+        self.index_bytes += len(text.encode("utf-8")) if index else 0
         self.calls += 1
         return text
 
@@ -191,7 +194,7 @@ def _subindex(root: Path, walk: Walk, path: str, query: Query, budget: list[int]
     (a chapter's page) is walked the same way. ``budget`` is what is left of the document's fetches,
     shared by all its pages: a model opening a chapter reads a few of its sections, not every chapter's."""
     try:
-        text = walk.read(reader.read_index(root, path, at=walk.commit).text)
+        text = walk.read(reader.read_index(root, path, at=walk.commit).text, index=True)
     except DocShelfError:
         return
     for target in _ranked(query, _entries(text, path))[:SECTIONS_TRIED]:
@@ -207,7 +210,7 @@ def _subindex(root: Path, walk: Walk, path: str, query: Query, budget: list[int]
 
 def by_tables(root: Path, query: str, walk: Walk) -> Walk:
     concepts = analysed(query)
-    docs = _entries(walk.read(reader.read_index(root, "index.md", at=walk.commit).text), "")
+    docs = _entries(walk.read(reader.read_index(root, "index.md", at=walk.commit).text, index=True), "")
     for doc in _ranked(concepts, docs)[:DOCS_TRIED]:
         if walk.found:
             break
@@ -261,11 +264,16 @@ def run(root: Path) -> list[str]:
                 rows[name]["split: dev + holdout"].append(walk)
             rows[name]["all"].append(walk)
     kinds = sorted(rows["tables only"], key=lambda k: (k == "all", k.startswith("split"), k))
-    lines = ["| kind | n | tables only: median KB | reached | search first: median KB | reached | calls (search) |"]
-    lines.append("|---|---:|---:|---:|---:|---:|---:|")
+    lines = [
+        "| kind | n | tables only: median KB | reached | index KB per answer | search first: median KB | reached "
+        "| calls (search) |"
+    ]
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for kind in kinds:
         t, s = rows["tables only"][kind], rows["search first"][kind]
-        cells = [_kb(t), _share(t), _kb(s), _share(s), f"{statistics.median(w.calls for w in s):.0f}"]
+        answered = [w.index_bytes for w in t if w.found]  # the tables read on the way to each answer reached
+        per = f"{statistics.median(answered) / 1024:.1f}" if answered else "–"
+        cells = [_kb(t), _share(t), per, _kb(s), _share(s), f"{statistics.median(w.calls for w in s):.0f}"]
         lines.append(f"| {kind} | {len(t)} | " + " | ".join(cells) + " |")
     return lines
 

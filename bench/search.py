@@ -422,7 +422,20 @@ def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
             m = evaluate(root, subset, k=5, engine=engine).overall
             row = f"| {name} | {split} | {m.n} | {m.hit_at_1:.2f} | {m.hit_at_k:.2f} | {m.mrr:.2f} | {m.ndcg:.2f}"
             lines.append(row + f" | {m.empty_rate:.2f} |")
-    return [*lines, "", *kind_table(root, queries, engines)]
+    return [*lines, "", *kind_table(root, queries, engines), "", *calibration_table(root, queries)]
+
+
+def calibration_table(root: Path, queries: list[dict[str, Any]]) -> list[str]:
+    """How well ``low_confidence`` tells a wrong first hit from a right one (target: set on ≥ 0.8 of the queries
+    whose #1 is wrong, unanswerable ones with hits included, and on ≤ 0.1 of those whose #1 is right)."""
+    lines = ["| split | #1 right | flagged | #1 wrong | flagged |", "|---|---:|---:|---:|---:|"]
+    for split, subset in _splits(queries).items():
+        report = evaluate(root, subset, k=5)
+        right = [q for q in report.queries if q.answerable and q.rank == 1]
+        wrong = [q for q in report.queries if q.hits and not (q.answerable and q.rank == 1)]
+        m = report.overall
+        lines.append(f"| {split} | {len(right)} | {m.low_when_right:.2f} | {len(wrong)} | {m.low_when_wrong:.2f} |")
+    return lines
 
 
 def kind_table(root: Path, queries: list[dict[str, Any]], engines: dict[str, Engine]) -> list[str]:

@@ -78,6 +78,24 @@ def test_ranks_and_metrics(law: Path, paths: dict[str, str]) -> None:
     assert report.queries[3].relevant == 0 and report.queries[3].ndcg == 0.0
 
 
+def test_low_confidence_is_scored_against_whether_the_first_hit_is_right(law: Path, paths: dict[str, str]) -> None:
+    gold = "не дольше, чем этого требуют цели"  # in section 1
+    queries = [{"query": q, "gold": gold} for q in ("right", "right-flagged", "wrong", "wrong-flagged")]
+    queries += [{"query": "nothing", "gold": None}, {"query": "nothing-confident", "gold": None}]
+    engine = scripted(
+        {
+            "right": Ranking([paths["1"]]),
+            "right-flagged": Ranking([paths["1"]], low_confidence=True),
+            "wrong": Ranking([paths["3"], paths["1"]]),
+            "wrong-flagged": Ranking([paths["3"]], low_confidence=True),
+            "nothing": Ranking([paths["2"]], low_confidence=True),
+            "nothing-confident": Ranking([paths["2"]]),
+        }
+    )
+    m = evaluate(law, queries, engine=engine).overall
+    assert (m.low_when_right, m.low_when_wrong) == (0.5, 0.5)  # 1 of 2 right flagged; 2 of 4 wrong flagged
+
+
 def test_gold_path_and_list(law: Path, paths: dict[str, str]) -> None:
     queries = [
         {"query": "p", "gold": paths["3"], "kind": "ident"},

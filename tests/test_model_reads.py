@@ -236,3 +236,20 @@ def test_after_prepare_the_first_calls_read_nothing_the_preparation_did_not(
     check = verify.verify_quote(root, "слова которых нет ни в одном документе этой полки", doc, at=commit)
     assert check.verdict == "not_found"  # read every section of the document: the scan prepared
     assert [c.cache_info().misses for c in caches] == before and builds == []
+
+
+# --- hits say what they show ------------------------------------------------------------------------
+
+
+def test_other_parts_are_the_sections_one_clause_runs_through_not_another_section_with_its_label() -> None:
+    from docshelf.text import folding
+    from docshelf.text.searchindex import KeyRow
+
+    def row(path: str, run: int, continued: bool) -> KeyRow:
+        words = "таблиц сопоставлен требован"
+        return KeyRow("", "", "", words, continued, path, "Appendix D", "Appendix D", "X", "x", "{}", False, run)
+
+    keys = {1: row("047-appendix-d.md", 1, False), 2: row("048-appendix-d.md", 1, True),
+            9: row("090-appendix-d.md", 9, False)}  # fmt: skip
+    groups = folding.fold([2, 9, 1], keys)
+    assert [g.rowids for g in groups] == [[2, 1], [9]]

@@ -159,9 +159,10 @@ def test_gists_shrink_to_the_page_budget_at_a_part_boundary() -> None:
     sections = tuple(_piece(i, f"Пункт {i}", " · ".join(parts), clause=f"п. {i}") for i in range(1, 60))
     text = toc.render_subindex(replace(_meta(0, 0), section_data=sections))
     shown = [ln.split(" — ", 1)[1] for ln in text.splitlines() if ln.startswith("- [")]
-    # 59 entries share what the bare page leaves of its 8 KB: one part each fits, two do not.
+    # 59 entries share what the bare page leaves of its 8 KB: one part each fits, two do not; how many
+    # are left out is said where it fits.
     assert len(text.encode("utf-8")) <= tocpages.PAGE_BYTES
-    assert shown == [parts[0]] * 59
+    assert shown == [parts[0] + " · +4"] * 59
     # With room to spare every gist is whole: the budget cuts only what does not fit.
     few = toc.render_subindex(replace(_meta(0, 0), section_data=sections[:10]))
     assert all(ln.endswith(" — " + " · ".join(parts)) for ln in few.splitlines() if ln.startswith("- ["))
@@ -341,3 +342,44 @@ def test_the_corpus_tables_stay_within_the_budget_and_reach_every_section(corpus
     assert len(files) - 1 == sum(len(toc.render_subindexes(m)) for m in metas if m.entry.endswith("subindex.md"))
     reached = _reachable(files)
     assert {s.path for m in metas for s in m.sections} | {m.entry for m in metas} <= reached
+
+
+def test_a_lead_in_or_a_note_on_the_sections_standing_is_not_its_gist() -> None:
+    from docshelf.build.gist import gist
+
+    text = "# 3.1 ACCESS CONTROL\n\nBasic Security Requirements:\n\n3.1.1 Limit system access to authorized users.\n"
+    assert gist(text, "", ()) == "3.1.1 Limit system access to authorized users."
+    assert gist("This section is normative.\n\nThe verifier SHALL reject the request.\n", "", ()) == (
+        "The verifier SHALL reject the request."
+    )
+    assert gist("Requirements:\n", "", ()) == "Requirements:"  # nothing else: the lead-in is all there is
+
+
+def test_parts_with_the_same_gist_are_one_line_and_the_title_is_printed_once() -> None:
+    head = "SECURITY REQUIREMENTS NIST SP 800-53 ISO/IEC 27001"
+    title = "Appendix D Mapping Tables"
+    parts = tuple(
+        _piece(i, f"{title} ({i}/4)", head if i > 1 else "Table D-1 maps the access control family")
+        for i in range(1, 5)
+    )
+    text = toc.render_subindex(replace(_meta(0, 0), section_data=parts))
+    lines = [ln for ln in text.splitlines() if head in ln]
+    assert len(lines) == 1 and "[2/4]" in lines[0] and "[4/4]" in lines[0]
+    doc = replace(_meta(0, 0), title=title, section_data=parts)
+    page = toc.render_subindex(doc)
+    assert sum(title in ln for ln in page.splitlines()) == 1  # the heading; the parts' line does not repeat it
+
+
+def test_consecutive_sections_with_the_same_title_and_gist_are_one_line() -> None:
+    head = "SECURITY REQUIREMENTS NIST SP 800-53 ISO/IEC 27001"
+    sections = (
+        _piece(1, "APPENDIX D", "Table D-1: Mapping Access Control Requirements", clause="Appendix D"),
+        _piece(2, "APPENDIX D", head, clause="Appendix D"),
+        _piece(3, "APPENDIX D", head, clause="Appendix D"),
+        _piece(4, "APPENDIX D", head, clause="Appendix D"),
+        _piece(5, "APPENDIX D", "Table D-2: Mapping Awareness and Training Requirements", clause="Appendix D"),
+    )
+    lines = toc.render_subindex(replace(_meta(0, 0), section_data=sections)).splitlines()
+    (alike,) = [ln for ln in lines if head in ln]
+    assert "[1](/docs/laws/doc/002.md), [2](/docs/laws/doc/003.md), [3](/docs/laws/doc/004.md)" in alike
+    assert sum(ln.startswith("- [APPENDIX D]") for ln in lines) == 2  # the two tables' own first pages

@@ -21,15 +21,33 @@ GIST_CHARS = 160  # the most a gist adds to one table-of-contents entry
 _CHILD_WORDS = 7  # opening words shown per part or point
 _BODY_WORDS = 16  # opening words of a section without sub-clauses
 # What opens a line but says nothing: item numbers «1.», «2.1)», «а)», list marks, table rules.
-_LEAD = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]|[а-яёa-z]\)|[-*•]|\|)\s*", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)](?!\d)|[а-яёa-z]\)|[-*•]|\|)\s*", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`#|]+|<[^>]{1,20}>")
+_PAGE_MARK = re.compile(r"^page\s+[A-Z]?-?\d+\b", re.IGNORECASE)  # «PAGE G-1»: the printed page, not the text
+_STANDING = re.compile(
+    r"^(?:this|the following) (?:section|chapter|appendix|annex|part)(?: is| are)? (?:normative|informative)\b"
+    r"|^(?:настоящ\w+|данн\w+) (?:раздел|приложение|глава)\w* (?:является|носит) "
+    r"(?:обязательн|справочн|рекомендуем)\w*",
+    re.IGNORECASE,
+)
+
+
+def _says_nothing(line: str) -> bool:
+    """A line that introduces or files the text rather than saying it: a short lead-in ending in «:»
+    («Basic Security Requirements:»), or a note on the section's own standing («This section is normative»)."""
+    plain = _MARKUP.sub(" ", line).strip()
+    return (plain.endswith(":") and len(plain.split()) <= 6) or bool(_STANDING.match(plain) or _PAGE_MARK.match(plain))
 
 
 def _words(text: str, limit: int) -> str:
-    """The first ``limit`` words of the first line that has any, with «…» when there were more."""
-    for line in text.splitlines():
-        if not line.strip() or grammar.is_editorial(line) or line.lstrip().startswith("#"):
-            continue
+    """The first ``limit`` words of the first line that says something, with «…» when there were more."""
+    lines = [
+        ln
+        for ln in text.splitlines()
+        if ln.strip() and not grammar.is_editorial(ln) and not ln.lstrip().startswith("#")
+    ]
+    told = [ln for ln in lines if not _says_nothing(ln)] or lines  # all lead-ins: the first of them, still
+    for line in told:
         words = _MARKUP.sub(" ", _LEAD.sub("", line)).split()
         if words:
             return " ".join(words[:limit]) + ("…" if len(words) > limit else "")
@@ -90,8 +108,9 @@ def clip(text: str, max_bytes: int) -> str:
         if _bytes(joined) > max_bytes:
             break
         kept = joined
-    if kept:
-        return kept
+    if kept:  # how many it leaves out, where that still fits: a reader knows the list goes on
+        more = f"{kept} · +{text.count(' · ') - kept.count(' · ')}"
+        return more if _bytes(more) <= max_bytes else kept
     cut = text.encode("utf-8")[: max(0, max_bytes - 3)].decode("utf-8", "ignore")  # room for «…» (3 bytes)
     words = cut.rsplit(" ", 1)[0] if " " in cut else ""
     return words.rstrip(" ,;:·") + "…" if words else ""

@@ -14,8 +14,9 @@ index.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from docshelf.build.tocpages import (
     CONTENTS_BYTES,
@@ -77,11 +78,11 @@ def _heading(depth: int, text: str) -> list[Line]:
     return [("", "", 0), ("#" * min(depth + 2, 6) + " " + text, "", 0), ("", "", 0)]
 
 
-def _listing(sections: Sequence[SectionMeta], skip: int) -> list[Line]:
+def _listing(sections: Sequence[SectionMeta], skip: int, doc_title: str = "", english: bool = False) -> list[Line]:
     """Entries with their group headings (groups after the first ``skip`` levels)."""
     lines: list[Line] = []
     current: list[str] = []
-    for run in runs(sections):
+    for run in _alike_runs(runs(sections)):
         groups = run[0].groups[skip:]
         common = 0
         while common < min(len(groups), len(current)) and groups[common] == current[common]:
@@ -95,9 +96,54 @@ def _listing(sections: Sequence[SectionMeta], skip: int) -> list[Line]:
         first, last = run[0], run[-1]
         span = _pages((first.pages[0], last.pages[-1])) if first.pages and last.pages else ""
         total = _size(sum(s.tokens for s in run), sum(s.bytes for s in run))
+        if not piece(first)[1]:  # sections with one title and one gist (a table's pages): one line, the gist once
+            links = ", ".join(f"[{n}]({link(s.path)})" for n, s in enumerate(run, start=1))
+            facts = " · ".join(p for p in (first.clause, span, total) if p)
+            lines.append((f"- {first.title} ({links}): {facts}", first.gist, MIN_GIST_BYTES))
+            continue
+        name = piece(first)[0]
+        if doc_title and same(name, doc_title):  # the title is the page's heading already: once is enough
+            name = "the document's opening pages" if english else "начальные страницы документа"
         head = " · ".join(p for p in (first.clause, span, f"{len(run)} parts", total) if p)
-        lines.append((f"- {piece(first)[0]}: {head}", "", 0))
-        lines += [_entry(s, label=piece(s)[1], indent="  ") for s in run]
+        lines.append((f"- {name}: {head}", "", 0))
+        lines += _parts(run)
+    return lines
+
+
+def _alike_runs(found: Iterable[list[SectionMeta]]) -> Iterator[list[SectionMeta]]:
+    """The runs, with consecutive single sections that share title, clause, groups and gist joined into one:
+    what a reader would see as the same line many times («APPENDIX D — SECURITY REQUIREMENTS NIST SP 800-53»)."""
+    pending: list[SectionMeta] = []
+    for run in found:
+        s = run[0]
+        if len(run) == 1 and s.gist and pending and _key(pending[0]) == _key(s):
+            pending.append(s)
+            continue
+        if pending:
+            yield pending
+        pending = list(run) if len(run) == 1 else []
+        if len(run) > 1:
+            yield run
+    if pending:
+        yield pending
+
+
+def _key(s: SectionMeta) -> tuple[str, str, tuple[str, ...], str]:
+    return (s.title, s.clause, tuple(s.groups), s.gist)
+
+
+def _parts(run: Sequence[SectionMeta]) -> list[Line]:
+    """A split article's parts, one line each; consecutive parts with the same gist (a table's repeated
+    header, «SECURITY REQUIREMENTS NIST SP 800-53 ISO/IEC 27001») on one line, the gist once."""
+    lines: list[Line] = []
+    for gist, same_gist in groupby(run, key=lambda s: s.gist):
+        alike = list(same_gist)
+        if len(alike) == 1 or not gist:
+            lines += [_entry(s, label=piece(s)[1], indent="  ") for s in alike]
+            continue
+        links = ", ".join(f"[{piece(s)[1]}]({link(s.path)})" for s in alike)
+        size = _size(sum(s.tokens for s in alike), sum(s.bytes for s in alike))
+        lines.append((f"  - {links}: {size}", gist, MIN_GIST_BYTES))
     return lines
 
 
@@ -145,7 +191,7 @@ def _child_line(child: Child, path: str) -> Line:
     return text, " · ".join(named), CONTENTS_BYTES
 
 
-def _lines(items: Sequence[Item], paths: Mapping[int, str]) -> list[Line]:
+def _lines(items: Sequence[Item], paths: Mapping[int, str], doc_title: str = "", english: bool = False) -> list[Line]:
     lines: list[Line] = []
     for n, item in enumerate(items):
         if isinstance(item, str):
@@ -153,12 +199,13 @@ def _lines(items: Sequence[Item], paths: Mapping[int, str]) -> list[Line]:
         elif isinstance(item, Child):
             lines.append(_child_line(item, paths[n]))
         elif len(groups := item.sections[0].groups) <= item.skip:
-            lines += _listing(item.sections, item.skip)
+            lines += _listing(item.sections, item.skip, doc_title, english)
         else:
             # A group of one article among pages of groups: its name over the entry, indented, not a
             # heading (a heading would seem to hold the links after it too).
             lines.append((f"- {' / '.join(groups[item.skip :])}: " + clause_range(item.sections), "", 0))
-            lines += [("  " + text, gist, least) for text, gist, least in _listing(item.sections, len(groups))]
+            listed = _listing(item.sections, len(groups), doc_title, english)
+            lines += [("  " + text, gist, least) for text, gist, least in listed]
     return lines
 
 
@@ -169,13 +216,14 @@ class _Lister:
     meta: DocMeta
 
     def listing(self, sections: Sequence[SectionMeta], skip: int) -> list[Line]:
-        return _listing(sections, skip)
+        return _listing(sections, skip, self.meta.title, self.meta.english)
 
     def items(self, items: Sequence[Item], paths: Mapping[int, str]) -> list[Line]:
-        return _lines(items, paths)
+        return _lines(items, paths, self.meta.title, self.meta.english)
 
     def header(self, title: str, up: str) -> list[str]:
-        return [f"# {title}", "", f"> {self.meta.id} · {self.meta.title} · [up]({link(up)})", ""]
+        # The document's title heads its own page; a chapter's page names the document by its id.
+        return [f"# {title}", "", f"> {self.meta.id} · [up]({link(up)})", ""]
 
 
 def render_subindexes(meta: DocMeta) -> dict[str, str]:

@@ -262,6 +262,27 @@ def _paths(items: Sequence[Item], folder: str) -> dict[int, str]:
     return out
 
 
+def _inlined(items: list[Item], top: list[Line], room: int, lister: Lister) -> list[Item]:
+    """The items with a group whose own page would be only links to packed pages (SP 800-53's appendix F:
+    AC-1–AT-5, AU-1–CM-9, …) linked from here instead, each named with its group, where this page has room:
+    a reader reaches a control in one index read fewer."""
+    out = list(items)
+    for n in range(len(out) - 1, -1, -1):
+        child = out[n]
+        if not isinstance(child, Child) or child.kind != "g":
+            continue
+        flat = lister.listing(child.members, child.skip)
+        inner = _items(child.members, child.skip)
+        if not over(flat) or len(inner) != 1 or not isinstance(inner[0], Loose):
+            continue  # its page lists its sections, or has groups of its own: it stays a page
+        packs = _pack(child.members, child.skip, room, lister)
+        packed = [Child(f"{child.title}: {_span(p)}", p, child.skip, "p") for p in packs]
+        trial = [*out[:n], *packed, *out[n + 1 :]]
+        if not over(top + lister.items(trial, _paths(trial, "x"))):
+            out = trial
+    return out
+
+
 def paginate(path: str, head: list[str], sections: Sequence[SectionMeta], skip: int, lister: Lister) -> dict[str, str]:
     """The page at ``path`` listing ``sections`` under ``head`` (groups above ``skip`` already shown), and the
     pages below it: path -> Markdown, this page first."""
@@ -290,6 +311,9 @@ def paginate(path: str, head: list[str], sections: Sequence[SectionMeta], skip: 
         paths = _paths(items, posixpath.dirname(path))
     if not paths:
         return {path: fit(flat)}  # nothing to split by: the gists shrink instead
+    items = _inlined(items, top, room, lister)
+    paths = _paths(items, posixpath.dirname(path))
+    lines = top + lister.items(items, paths)
     pages = {path: fit(lines)}
     for n, child in paths.items():
         item = items[n]

@@ -13,11 +13,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from docshelf.law import docids, docnames
-from docshelf.text.analyzer import query_tokens, tokens
+from docshelf.text.analyzer import index_text, is_ref_key, query_tokens, tokens
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import DocInfo
 from docshelf.text.synonyms import Concept
@@ -42,6 +42,43 @@ class Mention:
     written: str
     doc_ids: tuple[str, ...]
     short: bool  # written in a shorter form than any of those documents' ids
+
+
+@dataclass(frozen=True)
+class SaidDocuments:
+    """What a query says of documents: those of the shelf it names, and acts it names that the shelf lacks."""
+
+    named: list[Mention]
+    missing: list[tuple[str, str]]  # (as written, its number): see :func:`absent_acts`
+
+    def note(self) -> str:
+        out = "".join(
+            f" No document {written} on the shelf: the hits do not come from it." for written, _n in self.missing
+        )
+        for m in self.named:
+            if len(m.doc_ids) > 1 and m.short:
+                out += (
+                    f" «{m.written}» names {len(m.doc_ids)} documents: {', '.join(m.doc_ids)}; give one to keep to it."
+                )
+        return out
+
+
+def read_query(query: str, docs: Sequence[DocInfo], titles: Callable[[], Sequence[str]]) -> SaidDocuments:
+    """The documents ``query`` names; ``titles`` (every document's title) is read only when it names an act."""
+    missing = absent_acts(query, docs, titles()) if names_an_act(query) else []  # the common case reads no list
+    return SaidDocuments(mentions(query, docs), missing)
+
+
+def narrowed(query: str, concepts: list[Concept], said: SaidDocuments) -> list[Concept]:
+    """The query's concepts with each named document one concept, and no number of an absent act: «приказ
+    № 117» is not on the shelf, so its number must not find «Статья 117» (nor a code's article number)."""
+    concepts = with_documents(query, concepts, said.named)
+    if said.missing:
+        numbers = {k for _w, n in said.missing for k in index_text(n).split()}
+        concepts = [c for c in concepts if not any(set(alt) <= numbers for alt in c.alts)]
+        if names_absent_code(said.missing):
+            concepts = [c for c in concepts if not any(is_ref_key(k) for alt in c.alts for k in alt)]
+    return concepts
 
 
 def mentions(query: str, docs: Sequence[DocInfo]) -> list[Mention]:

@@ -65,6 +65,11 @@ class Metrics:
     ndcg: float
     empty_rate: float
     low_confidence_rate: float
+    # Calibration of ``low_confidence`` against «#1 is right»: the share of queries whose first hit is not an
+    # answer (an answerable query's #1 is wrong, or an unanswerable one got hits) that are flagged, and the
+    # share of those whose #1 is right that are flagged (the target: ≥ 0.8 and ≤ 0.1). NaN when none are.
+    low_when_wrong: float = float("nan")
+    low_when_right: float = float("nan")
 
 
 @dataclass(frozen=True)
@@ -166,7 +171,17 @@ def _metrics(outcomes: Iterable[QueryOutcome], k: int) -> Metrics:
         ndcg=sum(q.ndcg for q in qs) / n,
         empty_rate=sum(not q.hits for q in qs) / n,
         low_confidence_rate=sum(q.low_confidence for q in qs) / n,
+        low_when_wrong=_share_flagged([q for q in qs if not _first_right(q) and q.hits]),
+        low_when_right=_share_flagged([q for q in qs if _first_right(q)]),
     )
+
+
+def _first_right(q: QueryOutcome) -> bool:
+    return q.answerable and q.rank == 1
+
+
+def _share_flagged(qs: list[QueryOutcome]) -> float:
+    return sum(q.low_confidence for q in qs) / len(qs) if qs else float("nan")
 
 
 def evaluate(

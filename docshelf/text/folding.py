@@ -49,11 +49,13 @@ def fold(ranked: Sequence[int], keys: dict[int, KeyRow]) -> list[Group]:
     or when it carries the same clause label or title in another document and nearly the same words.
     """
     groups: list[Group] = []
-    by_label: dict[tuple[str, ...], list[tuple[Group, int]]] = {}  # label -> (group, the member labelled so)
+    by_label: dict[tuple[str | int, ...], list[tuple[Group, int]]] = {}  # label -> (group, the member labelled so)
     words: dict[int, frozenset[str]] = {}
     for rowid in ranked:
         row = keys[rowid]
-        part = ("part", row.doc_key, row.clause) if row.clause else None
+        # Parts of one clause: the sections it runs through, one after another (not another section that
+        # happens to carry the same label, such as a restated «Appendix D» table further on).
+        part = ("part", row.doc_key, row.clause, row.run) if row.clause else None
         # A copy in another document has the same title (editions keep article titles) or, untitled, clause.
         copy = ("copy", title_key(row.title)) if row.title else ("copy", "", row.clause) if row.clause else None
         home = by_label[part][0][0] if part in by_label else None  # another part of the same split article

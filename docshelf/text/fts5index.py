@@ -177,7 +177,7 @@ class Fts5Index:
                 continue  # a section without its document (never in a file this package wrote): as the join did
             head, ids_, ctx, body = unpack_keys(data)
             fields = (path, title, clause, d.doc_id, d.doc_key, d.edition, bool(apparatus))
-            fresh[rowid] = KeyRow(head, ids_, ctx, body, bool(continued), *fields)
+            fresh[rowid] = KeyRow(head, ids_, ctx, body, bool(continued), *fields, run=continued or rowid)
         _key_rows.put(self._file, fresh)
         found |= fresh
         return {i: found[i] for i in wanted if i in found}  # by id, as the SQL of one list returned them

@@ -67,7 +67,7 @@ from docshelf.text import (
     querysyntax,
     synonyms,
 )
-from docshelf.text.analyzer import STOPWORDS, WORD, Token, index_text, is_ref_key, query_tokens, tokens
+from docshelf.text.analyzer import STOPWORDS, WORD, Token, query_tokens, tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import KeyRow, Ranked, Scope, SearchIndex, Stored
@@ -280,14 +280,9 @@ def search(
     statuses = Statuses(as_of)
     if status is not None:
         scope = with_status(index, scope, statuses, status)
-    named = docmentions.mentions(text, index.documents())
-    concepts = docmentions.with_documents(text, concepts, named)
-    missing_acts = _missing_acts(index, text, root, commit)
-    if missing_acts:  # «приказ № 117» is not on the shelf: its number must not find «Статья 117»
-        numbers = {k for _w, n in missing_acts for k in index_text(n).split()}
-        concepts = [c for c in concepts if not any(set(alt) <= numbers for alt in c.alts)]
-        if docmentions.names_absent_code(missing_acts):
-            concepts = [c for c in concepts if not any(is_ref_key(k) for alt in c.alts for k in alt)]
+    # A code added under an id of the operator's choosing is found by its title (read only if a query names one).
+    docs = docmentions.read_query(text, index.documents(), lambda: [m.title for m in metas_at(root, commit)])
+    concepts, missing_acts = docmentions.narrowed(text, concepts, docs), docs.missing
     dfs = [_df(index, c) for c in concepts]
     absent = [c for c, df in zip(concepts, dfs, strict=True) if df == 0]
     mode, (ranked, stored) = "exact", _ranked(index, concepts, scope, prefix=False, dfs=dfs)
@@ -312,11 +307,7 @@ def search(
     hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
     weak = mode == "exact" and bool(ranked) and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
     note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
-    for written, _number in missing_acts:
-        note += f" No document {written} on the shelf: the hits do not come from it."
-    for m in named:
-        if len(m.doc_ids) > 1 and m.short:
-            note += f" «{m.written}» names {len(m.doc_ids)} documents: {', '.join(m.doc_ids)}; give one to keep to it."
+    note += docs.note()
     if status is not None and status not in statuses.seen:
         note += f" No document has edition status {status!r} on {as_of or date.today()} at this commit."
     if absent:
@@ -339,13 +330,6 @@ _NOTES = {
     "none": "Nothing on the shelf matched (keys: {keys}) exactly, as a prefix or as a substring. The shelf may "
     "not cover this: rephrase, or read the index.",
 }
-
-
-def _missing_acts(index: SearchIndex, query: str, root: Path, commit: str) -> list[tuple[str, str]]:
-    if not docmentions.names_an_act(query):
-        return []  # the common case: no list of documents is read
-    titles = [m.title for m in metas_at(root, commit)]  # a code added under an id of the operator's choosing
-    return docmentions.absent_acts(query, index.documents(), titles)
 
 
 def _scope(index: SearchIndex, doc: str | None, category: str | None) -> Scope:

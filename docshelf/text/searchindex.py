@@ -41,7 +41,7 @@ from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
 from docshelf.text.synonyms import Concept
 
-INDEX_VERSION = f"{ANALYZER_VERSION}.12"  # .12: a document's names as people write them (law/docnames)
+INDEX_VERSION = f"{ANALYZER_VERSION}.13"  # .13: a later part stores the rowid of its clause's first part
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -49,7 +49,7 @@ CREATE TABLE doc(id INTEGER PRIMARY KEY, meta_path TEXT UNIQUE NOT NULL, doc_id 
     category TEXT, edition TEXT, names TEXT);
 CREATE TABLE ref(path TEXT PRIMARY KEY, doc INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE section(id INTEGER PRIMARY KEY, doc INTEGER NOT NULL, path TEXT, title TEXT, clause TEXT,
-    pages TEXT, clauses TEXT, continued INTEGER, apparatus INTEGER, text BLOB);
+    pages TEXT, clauses TEXT, continued INTEGER, apparatus INTEGER, text BLOB);  -- continued: the first part's rowid
 CREATE INDEX section_doc ON section(doc);
 CREATE TABLE keys(id INTEGER PRIMARY KEY, data BLOB);
 CREATE TABLE term(key TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
@@ -92,6 +92,7 @@ class KeyRow(NamedTuple):
     doc_key: str
     edition: str  # the document's edition record as JSON (parsed once per document by the caller)
     apparatus: bool  # contents, a preface, a change log, a reference list (folding.is_apparatus, at build)
+    run: int = 0  # the rowid of the section its clause began in (its own for a first part): parts of one clause
 
 
 class Stored(NamedTuple):
@@ -235,15 +236,18 @@ def add_document(
     ).lastrowid
     db.executemany("INSERT OR REPLACE INTO ref VALUES (?, ?)", [(p, doc) for p in [meta_path, *listed]])
     words: set[str] = set()
+    first_part = 0  # the rowid of the section the current clause began in
     for r in rows:
         pages, clauses = json.dumps(r.pages), json.dumps(r.clauses, ensure_ascii=False)
         apparatus = is_apparatus(r.title, r.text)
-        row = (doc, r.path, r.title, r.clause, pages, clauses, r.continued, apparatus, _pack(r.text))
+        run = first_part if r.continued and first_part else 0  # 0: this section begins its clause
+        row = (doc, r.path, r.title, r.clause, pages, clauses, run, apparatus, _pack(r.text))
         rowid = db.execute(
             "INSERT INTO section(doc, path, title, clause, pages, clauses, continued, apparatus, text) "
             "VALUES (?,?,?,?,?,?,?,?,?)",
             row,
         ).lastrowid
+        first_part = run or int(rowid or 0)
         head = _analysed(f"{r.title}\n{r.clause}\n{docids.without_country(r.doc_id)}", words)
         ids = " ".join(dict.fromkeys(_analysed("\n".join(str(c[0]) for c in r.clauses), words).split()))
         ctx = _analysed("\n".join([*r.groups, r.doc_title]), words)
