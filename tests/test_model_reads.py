@@ -253,3 +253,23 @@ def test_other_parts_are_the_sections_one_clause_runs_through_not_another_sectio
             9: row("090-appendix-d.md", 9, False)}  # fmt: skip
     groups = folding.fold([2, 9, 1], keys)
     assert [g.rowids for g in groups] == [[2, 1], [9]]
+
+
+# --- lean indexes ---------------------------------------------------------------------------------------
+
+
+def test_a_control_of_sp_800_53_is_three_index_reads_away(corpus_shelf: Path) -> None:
+    """index.md → the publication's subindex → a page of controls → the control: no page of pages between."""
+    from docshelf.shelf import gitrepo
+
+    meta = next(m for m in shelf.metas(corpus_shelf) if m.id == "NIST SP 800-53 Rev. 3")
+    folder = meta.entry.rsplit("/", 1)[0]
+    pages = [
+        p for p in gitrepo.list_files(corpus_shelf, gitrepo.resolve(corpus_shelf), folder) if p.endswith("subindex.md")
+    ]
+    assert max(p.count("/") for p in pages) == meta.entry.count("/") + 1
+    top = reader.read_index(corpus_shelf, meta.entry).text
+    ac = next(line for line in top.splitlines() if "AC-1–AT-5" in line)  # the access-control family's page
+    page = reader.read_index(corpus_shelf, ac.split("](/", 1)[1].split(")", 1)[0]).text
+    assert "AC-7" in page
+    assert sum(line.count(meta.title) for line in top.splitlines()) == 1  # the long title heads the page once

@@ -112,7 +112,8 @@ def _listing(sections: Sequence[SectionMeta], skip: int, doc_title: str = "", en
 
 def _alike_runs(found: Iterable[list[SectionMeta]]) -> Iterator[list[SectionMeta]]:
     """The runs, with consecutive single sections that share title, clause, groups and gist joined into one:
-    what a reader would see as the same line many times («APPENDIX D — SECURITY REQUIREMENTS NIST SP 800-53»)."""
+    what a reader would see as the same line many times («APPENDIX D — SECURITY REQUIREMENTS NIST SP 800-53»).
+    Sections whose gists differ stay apart: each entry's own words are what a reader chooses by."""
     pending: list[SectionMeta] = []
     for run in found:
         s = run[0]

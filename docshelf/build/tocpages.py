@@ -262,41 +262,10 @@ def _paths(items: Sequence[Item], folder: str) -> dict[int, str]:
     return out
 
 
-def _inlined(items: list[Item], top: list[Line], room: int, lister: Lister) -> list[Item]:
-    """The items with a group whose own page would be only links to packed pages (SP 800-53's appendix F:
-    AC-1–AT-5, AU-1–CM-9, …) linked from here instead, each named with its group, where this page has room:
-    a reader reaches a control in one index read fewer."""
-    out = list(items)
-    for n in range(len(out) - 1, -1, -1):
-        child = out[n]
-        if not isinstance(child, Child) or child.kind != "g":
-            continue
-        flat = lister.listing(child.members, child.skip)
-        inner = _items(child.members, child.skip)
-        if not over(flat) or len(inner) != 1 or not isinstance(inner[0], Loose):
-            continue  # its page lists its sections, or has groups of its own: it stays a page
-        packs = _pack(child.members, child.skip, room, lister)
-        packed = [Child(f"{child.title}: {_span(p)}", p, child.skip, "p") for p in packs]
-        trial = [*out[:n], *packed, *out[n + 1 :]]
-        if not over(top + lister.items(trial, _paths(trial, "x"))):
-            out = trial
-    return out
-
-
-def paginate(path: str, head: list[str], sections: Sequence[SectionMeta], skip: int, lister: Lister) -> dict[str, str]:
-    """The page at ``path`` listing ``sections`` under ``head`` (groups above ``skip`` already shown), and the
-    pages below it: path -> Markdown, this page first."""
-    top = [(h, "", 0) for h in head]
-    flat = top + lister.listing(sections, skip)
-    if not over(flat):
-        return {path: fit(flat)}
-    items = _items(sections, skip)
-    paths = _paths(items, posixpath.dirname(path))
-    # What a packed page's entries may take: its header has a short title (a clause range, or the first
-    # words of two titles) and the line back up here; written as the header's lines join, blank line after.
-    room = PAGE_BYTES - _bytes("\n".join(lister.header("x" * 240, path)) + "\n")
-    while over(lines := top + lister.items(items, paths)):
-        # Still over: the biggest run of loose sections gets pages of its own (never one section alone).
+def _packed_until_fits(items: list[Item], top: list[Line], room: int, lister: Lister, folder: str) -> list[Item]:
+    """While the page is over, the biggest run of loose sections gets pages of its own (never one section alone)."""
+    items = list(items)
+    while over(top + lister.items(items, _paths(items, folder))):
         loose = [
             (len(lister.listing(it.sections, it.skip)), -n, n)
             for n, it in enumerate(items)
@@ -308,11 +277,47 @@ def paginate(path: str, head: list[str], sections: Sequence[SectionMeta], skip: 
         run = items[n]
         assert isinstance(run, Loose)
         items[n : n + 1] = [Child(_span(p), p, run.skip, "p") for p in _pack(run.sections, run.skip, room, lister)]
-        paths = _paths(items, posixpath.dirname(path))
-    if not paths:
+    return items
+
+
+def _inlined(items: list[Item], top: list[Line], room: int, lister: Lister, folder: str) -> list[Item]:
+    """The items with a group whose own page would be only links to packed pages (SP 800-53's appendix F:
+    AC-1–AT-5, AU-1–CM-9, …) linked from here instead, each named with its group, where this page has room
+    once its loose sections are packed if need be: a reader reaches a control in one index read fewer, and the
+    loose pages (appendices of tables) are a read further."""
+    out = list(items)
+    for n in range(len(out) - 1, -1, -1):
+        child = out[n]
+        if not isinstance(child, Child) or child.kind != "g":
+            continue
+        flat = lister.listing(child.members, child.skip)
+        inner = _items(child.members, child.skip)
+        if not over(flat) or len(inner) != 1 or not isinstance(inner[0], Loose):
+            continue  # its page lists its sections, or has groups of its own: it stays a page
+        packs = _pack(child.members, child.skip, room, lister)
+        packed = [Child(f"{child.title}: {_span(p)}", p, child.skip, "p") for p in packs]
+        trial = _packed_until_fits([*out[:n], *packed, *out[n + 1 :]], top, room, lister, folder)
+        if not over(top + lister.items(trial, _paths(trial, folder))):
+            out = trial
+    return out
+
+
+def paginate(path: str, head: list[str], sections: Sequence[SectionMeta], skip: int, lister: Lister) -> dict[str, str]:
+    """The page at ``path`` listing ``sections`` under ``head`` (groups above ``skip`` already shown), and the
+    pages below it: path -> Markdown, this page first."""
+    top = [(h, "", 0) for h in head]
+    flat = top + lister.listing(sections, skip)
+    if not over(flat):
+        return {path: fit(flat)}
+    items, folder = _items(sections, skip), posixpath.dirname(path)
+    # What a packed page's entries may take: its header has a short title (a clause range, or the first
+    # words of two titles) and the line back up here; written as the header's lines join, blank line after.
+    room = PAGE_BYTES - _bytes("\n".join(lister.header("x" * 240, path)) + "\n")
+    items = _packed_until_fits(items, top, room, lister, folder)
+    if not _paths(items, folder):
         return {path: fit(flat)}  # nothing to split by: the gists shrink instead
-    items = _inlined(items, top, room, lister)
-    paths = _paths(items, posixpath.dirname(path))
+    items = _inlined(items, top, room, lister, folder)
+    paths = _paths(items, folder)
     lines = top + lister.items(items, paths)
     pages = {path: fit(lines)}
     for n, child in paths.items():
