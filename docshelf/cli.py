@@ -418,3 +418,15 @@ def main() -> None:
     except DocShelfError as exc:
         click.echo(f"Error: {exc}", err=True)
         sys.exit(1)
+    except UnicodeDecodeError as exc:  # a file given that is not text: one line, never a traceback
+        click.echo(
+            f"Error: a file given is not UTF-8 text (byte {exc.start}); give the text file it asks for.", err=True
+        )
+        sys.exit(1)
+    except OSError as exc:  # unreadable, missing, a name too long for the file system
+        name = str(exc.filename or "")
+        shown = name if len(name) <= 120 else name[:120] + "…"
+        click.echo(
+            f"Error: {shown or 'a file given'}: {exc.strerror or exc}. Check the path and its permissions.", err=True
+        )
+        sys.exit(1)

@@ -96,3 +96,32 @@ def test_demo_runs(tmp_path: Path) -> None:
     verdicts = [line for line in out.splitlines() if line.startswith("verdict: ")]
     assert [v.split()[1] for v in verdicts] == ["ok", "not_found"]  # the honest quote, then the altered one
     assert "bytes of Markdown" in out
+
+
+VERBS_WITH_A_FILE = [
+    ["audit", "--log"],
+    ["eval", "--shelf", "{shelf}"],
+    ["verify-quote", "--shelf", "{shelf}", "--batch"],
+    ["token", "list", "--tokens"],
+    ["add", "--shelf", "{shelf}", "--no-commit"],
+]
+
+
+@pytest.mark.parametrize("kind", ["binary", "too long a name", "unreadable"])
+@pytest.mark.parametrize("verb", VERBS_WITH_A_FILE, ids=lambda v: v[0])
+def test_every_verb_that_takes_a_file_answers_a_bad_one_with_one_error_line(
+    tmp_path: Path, verb: list[str], kind: str
+) -> None:
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads a file whatever its mode")
+    shelf = tmp_path / "shelf"
+    assert run("init", str(shelf)).returncode == 0
+    bad = tmp_path / ("x" * 300 if kind == "too long a name" else "given.jsonl")
+    if kind != "too long a name":
+        bad.write_bytes(bytes(range(128, 256)) * 4)  # not UTF-8
+        if kind == "unreadable":
+            bad.chmod(0)
+    args = [a.replace("{shelf}", str(shelf)) for a in verb]
+    result = run(*args, str(bad)) if verb[0] not in ("eval",) else run(verb[0], str(bad), *args[1:])
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert result.returncode != 0 and len(errors) == 1 and "Traceback" not in result.stderr, result.stderr

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from docshelf.build.pipeline import DocOptions
 from docshelf.cli import cli
-from docshelf.shelf import check
+from docshelf.errors import ShelfError
+from docshelf.shelf import check, gitrepo
 from docshelf.shelf import store as shelf
 
 
@@ -106,3 +107,43 @@ def test_json_that_is_not_a_document_meta_is_a_problem_not_a_crash(new_shelf: Pa
         ("docs/manuals/bent.meta.json", "bad-meta"),
         ("docs/manuals/hand.meta.json", "bad-meta"),
     ]
+
+
+def test_rebuild_refuses_a_source_that_is_a_committed_symlink_and_check_reports_it(
+    new_shelf: Path, manual_pdf: Path, tmp_path: Path
+) -> None:
+    """A link in sources/ would have rebuild convert a file from outside the shelf and commit its text."""
+    (doc,) = shelf.add(new_shelf, [manual_pdf], DocOptions("", "manuals"), progress=_quiet)
+    source = new_shelf / doc.meta.source.file
+    secret = tmp_path / "outside.txt"
+    secret.write_text("A file outside the shelf that must never reach docs/.\n", encoding="utf-8")
+    source.unlink()
+    source.symlink_to(secret)
+    gitrepo.commit(new_shelf, "A source replaced by a link")
+    before = gitrepo.resolve(new_shelf)
+    with pytest.raises(ShelfError, match=r"is a symbolic link: a shelf holds only regular files"):
+        shelf.rebuild(new_shelf, progress=_quiet)
+    assert gitrepo.resolve(new_shelf) == before  # nothing committed
+    assert ("not-regular", doc.meta.source.file) in {(p.kind, p.path) for p in check.check(new_shelf)}
+
+
+def test_check_reports_a_section_linked_to_a_binary_file_and_odd_files_without_crashing(
+    new_shelf: Path, manual_pdf: Path, tmp_path: Path
+) -> None:
+    (doc,) = shelf.add(new_shelf, [manual_pdf], DocOptions("", "manuals"), progress=_quiet)
+    first, second = doc.meta.sections[0].path, "index.md"  # a section, and a table of contents
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(bytes(range(256)) * 8)
+    (new_shelf / first).unlink()
+    (new_shelf / first).symlink_to(binary)
+    (new_shelf / second).write_bytes(b"\xff\xfe not utf-8 \x80")
+    found = {(p.path, p.kind) for p in check.check(new_shelf)}
+    assert (first, "not-regular") in found and (second, "not-text") in found
+
+
+def test_a_docs_folder_that_is_a_link_is_refused_before_anything_is_written(new_shelf: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (new_shelf / "docs").rename(elsewhere)
+    (new_shelf / "docs").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(ShelfError, match=r"docs/ of the shelf is a symbolic link"):
+        shelf.rebuild(new_shelf, commit=False, progress=_quiet)

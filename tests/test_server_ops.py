@@ -79,6 +79,16 @@ def test_metrics_count_calls_errors_and_index_builds(small: Path, served: tuple[
     assert 'docshelf_call_seconds_count{tool="read_index"} 1.0' in lines
     assert "docshelf_index_builds_total 1.0" in lines and "docshelf_ready 1.0" in lines
     assert f'docshelf_served_commit_info{{commit="{head}",label="HEAD"}} 1.0' in lines
+    # Names a client invents are counted as «other»: they never become labels, so /metrics does not grow.
+    sizes = []
+    for batch in (range(5), range(5, 50)):
+        for n in batch:
+            made_up = {**CALL, "params": {"name": f"no_such_tool_{n}", "arguments": {}}}
+            httpx2.post(f"{base}/mcp", json=made_up, headers=HEADERS, timeout=HANG_S)
+        after = httpx2.get(f"{base}/metrics", timeout=HANG_S).text
+        assert "no_such_tool" not in after and 'tool="other"' in after
+        sizes.append(len(after.splitlines()))
+    assert sizes[0] == sizes[1]  # 45 more invented names, not one line more
 
 
 def test_a_thousand_idle_connections_do_not_keep_a_client_out(served: tuple[str, Path]) -> None:

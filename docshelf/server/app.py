@@ -171,7 +171,7 @@ def create_server(
         auth=auth,
         middleware=[
             *([audit_mod.AuditMiddleware(audit)] if audit is not None else []),
-            *([MetricsMiddleware(metrics)] if metrics is not None else []),
+            *([MetricsMiddleware(metrics, tools=[m.__name__ for m in makers])] if metrics is not None else []),
         ],
         log_level=log_level,
     )

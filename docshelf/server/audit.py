@@ -354,21 +354,32 @@ def parse_since(text: str, *, now: datetime | None = None) -> datetime:
 
 def read_audit(path: Path, since: datetime | str | None = None, client: str | None = None) -> list[dict[str, Any]]:
     """The audit records at or after ``since`` (a datetime or ``parse_since`` text) made by ``client``, oldest first."""
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError as exc:  # a name too long for the file system
+        raise ServeError(f"Cannot read the audit log {str(path)[:80]}…: {exc.strerror}. Pass --log FILE.") from exc
+    if not found:
         raise ServeError(f"No audit log at {path}. Pass --log FILE (serve writes <shelf>/.docshelf/audit.jsonl).")
     start = parse_since(since) if isinstance(since, str) else since
     out = []
-    with path.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                record: dict[str, Any] = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ServeError(f"{path}:{number} is not a JSON audit record ({exc.msg}).") from exc
-            if client is not None and record.get("client") != client:
-                continue
-            if start is not None and datetime.fromisoformat(str(record["ts"]).replace("Z", "+00:00")) < start:
-                continue
-            out.append(record)
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record: dict[str, Any] = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ServeError(f"{path}:{number} is not a JSON audit record ({exc.msg}).") from exc
+                if client is not None and record.get("client") != client:
+                    continue
+                if start is not None and datetime.fromisoformat(str(record["ts"]).replace("Z", "+00:00")) < start:
+                    continue
+                out.append(record)
+    except UnicodeDecodeError as exc:
+        raise ServeError(
+            f"{path} is not a text audit log (not UTF-8 at byte {exc.start}); pass the file serve writes."
+        ) from exc
+    except OSError as exc:
+        raise ServeError(f"Cannot read the audit log {path}: {exc.strerror}. Check its permissions.") from exc
     return out

@@ -15,6 +15,7 @@ content.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,16 +57,23 @@ class Metrics:
 
 
 class MetricsMiddleware:
-    """MCP server middleware: count and time every ``tools/call`` and ``resources/read``."""
+    """MCP server middleware: count and time every ``tools/call`` and ``resources/read``.
 
-    def __init__(self, metrics: Metrics) -> None:
+    Labels come from the server's own names only: a tool name a client sends that the server does not have
+    is counted as ``other``, so no client can grow ``/metrics`` (and the cost of rendering it) by inventing
+    names.
+    """
+
+    def __init__(self, metrics: Metrics, tools: Iterable[str] = ()) -> None:
         self.metrics = metrics
+        self.tools = frozenset(tools)
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         if ctx.method not in ("tools/call", "resources/read"):
             return await call_next(ctx)
         params = dict(ctx.params or {})
-        tool = str(params.get("name") or "?") if ctx.method == "tools/call" else "resource"
+        name = str(params.get("name") or "")
+        tool = (name if name in self.tools else "other") if ctx.method == "tools/call" else "resource"
         t0 = time.perf_counter()
         outcome = "ok"
         try:

@@ -18,7 +18,7 @@ from docshelf.build.quality import below_floors
 from docshelf.convert.pdf import garbled_share
 from docshelf.law.editions import check_relations
 from docshelf.records import DocMeta, SectionMeta
-from docshelf.shelf import gitrepo
+from docshelf.shelf import files, gitrepo
 from docshelf.shelf.config import load
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -118,10 +118,13 @@ def _check_pages(root: Path, pages: dict[str, str], source: str) -> list[Problem
     out = []
     for rel, expected in pages.items():
         path = root / rel
-        if not path.is_file():
+        if not path.is_file() and not path.is_symlink():
             out.append(Problem(rel, "missing", "this index page is missing; run `docshelf rebuild`."))
             continue
-        text = path.read_text(encoding="utf-8")
+        text, problems = _text(root, rel, "this index page")
+        out += problems
+        if text is None:
+            continue
         if text != expected:
             out.append(Problem(rel, "stale", f"differs from {source} (hand edit?); run `docshelf rebuild`."))
         out += _check_links(root, rel, text)
@@ -144,7 +147,9 @@ def _check_doc(root: Path, meta: DocMeta, max_chars: int, linked: set[str]) -> l
     out: list[Problem] = []
     entry = meta.entry
     src = root / meta.source.file
-    if not src.is_file():
+    if odd := files.oddity(root, meta.source.file):
+        out.append(_not_regular(meta.source.file, f"the source of {meta.id}", odd))
+    elif not src.is_file():
         out.append(
             Problem(
                 meta.source.file,
@@ -173,11 +178,34 @@ def _check_doc(root: Path, meta: DocMeta, max_chars: int, linked: set[str]) -> l
     return out
 
 
+def _not_regular(rel: str, what: str, why: str) -> Problem:
+    return Problem(
+        rel,
+        "not-regular",
+        f"{what} is {why}: a shelf holds only regular files, and the build does not read it. Replace it with the "
+        "file itself (git rm the link), then run `docshelf rebuild`.",
+    )
+
+
+def _text(root: Path, rel: str, what: str) -> tuple[str | None, list[Problem]]:
+    """The file's text, or the problem that keeps it from being read (a link, not a regular file, not UTF-8)."""
+    if odd := files.oddity(root, rel):
+        return None, [_not_regular(rel, what, odd)]
+    try:
+        return (root / rel).read_text(encoding="utf-8"), []
+    except UnicodeDecodeError:
+        return None, [Problem(rel, "not-text", f"{what} is not UTF-8 text; run `docshelf rebuild` to write it again.")]
+    except OSError as exc:
+        return None, [Problem(rel, "unreadable", f"{what} cannot be read ({exc.strerror}); check its permissions.")]
+
+
 def _check_section(root: Path, s: SectionMeta, max_chars: int) -> list[Problem]:
     path = root / s.path
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         return [Problem(s.path, "missing", "section file is missing; run `docshelf rebuild`.")]
-    text = path.read_text(encoding="utf-8")
+    text, problems = _text(root, s.path, "the section file")
+    if text is None:
+        return problems
     lines = text.splitlines()
     body = "\n".join(lines[1:] if lines and lines[0].startswith("#") else lines).strip()
     out = []

@@ -26,7 +26,7 @@ from docshelf.build.pipeline import BuiltDoc, DocOptions, build_document, sha256
 from docshelf.errors import ConversionError, DocShelfError, DuplicateIdError, ShelfError
 from docshelf.law.editions import check_relations
 from docshelf.records import DocMeta
-from docshelf.shelf import gitrepo
+from docshelf.shelf import files, gitrepo
 from docshelf.shelf.config import CONFIG_FILE, ShelfConfig, load
 
 Progress = Callable[[str], None]
@@ -205,7 +205,7 @@ def rebuild(root: Path, *, commit: bool = True, progress: Progress = _stderr) ->
         docs = stage.base
         for n, meta in enumerate(docs, start=1):
             progress(f"[{n}/{len(docs)}] rebuilding {meta.id}…")
-            src = root / meta.source.file
+            src = files.regular(root, meta.source.file)  # a link in sources/ would read outside the shelf
             if not src.is_file():
                 raise ShelfError(f"{meta.source.file} is missing; restore it from Git history to rebuild {meta.id}.")
             if not isinstance(meta.edition, dict):
@@ -272,10 +272,10 @@ def _table_pages(stage: Stage, folder: PurePosixPath) -> list[str]:
     if top.is_symlink() or not top.resolve().is_relative_to(stage.root.resolve() / folder):
         return []  # a folder reached through a link is not the shelf's own to clean
     found = []
-    for here, dirs, files in os.walk(top):  # os.walk does not descend into symlinked folders
+    for here, dirs, names in os.walk(top):  # os.walk does not descend into symlinked folders
         dirs[:] = [d for d in dirs if not os.path.isfile(os.path.join(here, f"{d}.meta.json"))]
         page = Path(here, "subindex.md")
-        if "subindex.md" in files and not page.is_symlink():
+        if "subindex.md" in names and not page.is_symlink():
             found.append(page.relative_to(stage.root).as_posix())
     return sorted(found)
 
@@ -380,6 +380,7 @@ def _save(stage: Stage, commit: bool, message: str, branch: str | None) -> bool:
 def _writing(root: Path, *, commit: bool, progress: Progress) -> Iterator[None]:
     """Hold the shelf's write lock (finishing an interrupted write first) and refuse a dirty working tree."""
     gitrepo.require_repo(root)
+    files.refuse_linked_folders(root)
     lock = gitrepo.write_lock(root, say=progress) if commit else nullcontext()
     with lock:
         if commit and gitrepo.is_dirty(root):
