@@ -166,3 +166,20 @@ def test_a_connection_that_sends_no_complete_header_is_closed_and_audited(impati
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
         assert sock.recv(1024) == b""  # closed by the server (a hang would raise the socket timeout)
     assert [r["outcome"] for r in read_lines(log)] == ["conn_request_header_timeout"]
+
+
+def test_with_tokens_metrics_answer_only_a_bearer_token_of_the_file(small: Path, tmp_path: Path) -> None:
+    from docshelf.server.auth import add_token
+
+    tokens = tmp_path / "tokens.json"
+    token = add_token(tokens, "monitor")
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    args = ["--shelf", str(small), "--audit-log", str(log), "--tokens", str(tokens)]
+    with http_server(write_launcher(tmp_path), args, port):
+        base = f"http://127.0.0.1:{port}"
+        wait_ready(base)
+        anonymous = httpx2.get(f"{base}/metrics", timeout=HANG_S)
+        wrong = httpx2.get(f"{base}/metrics", headers={"Authorization": "Bearer nope"}, timeout=HANG_S)
+        right = httpx2.get(f"{base}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=HANG_S)
+    assert (anonymous.status_code, wrong.status_code, right.status_code) == (401, 401, 200)
+    assert "docshelf_calls" not in anonymous.text and "docshelf_ready" in right.text

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcp.server.auth.provider import TokenVerifier
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.types import CallToolResult
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, Info, generate_latest
@@ -106,6 +107,9 @@ class Readiness:
     metrics: Metrics
     ready_commit: str | None = None
     last_error: str | None = None
+    # With tokens, /metrics answers only a bearer token of the tokens file: its labels name the tools and
+    # the refusals, and rendering it has a cost no anonymous client should be able to call for.
+    verifier: TokenVerifier | None = None
 
     def prepare(self, commit: str) -> None:
         """Read what calls on ``commit`` need (its search index, texts, clause tables: text/warmup.py); then it
@@ -139,6 +143,14 @@ class Readiness:
         reason = self.last_error or "loading the commit and building its search index"
         return JSONResponse({"ready": False, "commit": commit, "reason": reason}, status_code=503)
 
-    async def metrics_page(self, _request: Request) -> Response:
+    async def metrics_page(self, request: Request) -> Response:
+        if self.verifier is not None:
+            scheme, _, token = request.headers.get("authorization", "").partition(" ")
+            if scheme.lower() != "bearer" or await self.verifier.verify_token(token.strip()) is None:
+                return JSONResponse(
+                    {"error": "invalid_token", "error_description": "/metrics needs a bearer token of --tokens."},
+                    status_code=401,
+                    headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+                )
         self.metrics.ready.set(1 if self.ready_commit == self.pin.current else 0)
         return Response(self.metrics.render(), media_type=CONTENT_TYPE_LATEST)

@@ -103,7 +103,7 @@ def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
         if verifier is None:
             say(f"docshelf serve: no --tokens, so no authentication: serving on loopback {opts.host} only.")
         background = [follower.run] if follower is not None else []
-        readiness = Readiness(opts.root, pin, metrics)
+        readiness = Readiness(opts.root, pin, metrics, verifier=verifier)
         app = create_http_app(server, allowed_hosts=hosts, audit=log, background=background, readiness=readiness)
         say(f"docshelf serve: http://{opts.host}:{opts.port}/mcp (allowed hosts: {', '.join(hosts)})")
         run_http(app, opts.host, opts.port, guard=connection_guard(log, readiness, header_timeout=opts.header_timeout))
