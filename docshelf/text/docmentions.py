@@ -101,9 +101,12 @@ def with_documents(query: str, concepts: list[Concept], named: Sequence[Mention]
         first = len(query_tokens(query[:at]))
         last = first + max(len(query_tokens(m.written)), 1) - 1
         alts = tuple(dict.fromkeys(_id_keys(i) for i in m.doc_ids))
-        if any(ch.isdigit() for ch in m.written):  # «TLS», «GDPR» are also words of the texts: kept
+        numbered = any(ch.isdigit() for ch in m.written)
+        if numbered:  # «TLS», «GDPR» are also words of the texts: kept
             out = [c for c in out if not (first <= c.first and c.last <= last)]
-        out.append(Concept(m.written, alts, True, first, last))
+        # An id with a number is matched, as identifiers are; an acronym alone does not make the query one
+        # (it keeps the meaning rerank of a shelf with vectors).
+        out.append(Concept(m.written, alts, numbered, first, last))
     return sorted(out, key=lambda c: (c.first, c.last))
 
 
