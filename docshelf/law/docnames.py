@@ -39,6 +39,7 @@ class Piece:
     end: int
 
 
+@lru_cache(maxsize=16384)  # every query meets every document's names: read each name once
 def pieces(text: str) -> tuple[Piece, ...]:
     """The text as pieces of letters and digits (casefolded), signs of number left out."""
     out: list[Piece] = []
@@ -152,11 +153,14 @@ def named_in(text: str, docs: Iterable[tuple[str, Sequence[str]]]) -> list[Named
     where two overlap; each lists every document its name fits (several editions, or a short form
     shared by two publications)."""
     text_pieces = pieces(text)
+    words = {p.text for p in text_pieces}
     found: dict[tuple[int, int], tuple[int, list[str]]] = {}
     for doc_id, doc_names in docs:
         best: tuple[int, int, int] | None = None
         for name in doc_names:
             np = pieces(name)
+            if not np or np[0].text not in words:
+                continue  # its first word is not in the text: the common case, decided without a scan
             at = find(np, text_pieces)
             covered = sum(len(p.text) for p in np)
             if at is not None and (best is None or covered > best[2]):
