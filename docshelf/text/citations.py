@@ -77,15 +77,10 @@ def _all_names(meta: DocMeta) -> list[str]:
 
 def _candidates(metas: tuple[DocMeta, ...], ref: str) -> list[tuple[int, bool, DocMeta]]:
     """(name length, own name?, meta) of every document whose longest name in ``ref`` is the longest there."""
-    ref_pieces = docnames.pieces(ref)
     scored = []
     for meta in metas:
         own = set(_own_names(meta))
-        found = [
-            (docnames.length(n), n in own)
-            for n in _all_names(meta)
-            if docnames.find(docnames.pieces(n), ref_pieces) is not None
-        ]
+        found = [(docnames.length(n), n in own) for n in _matched_names(meta, ref)]
         if found:
             best = max(n for n, _own in found)
             scored.append((best, any(o for n, o in found if n == best), meta))
