@@ -54,7 +54,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from docshelf.shelf import gitrepo  # noqa: E402
 from docshelf.text.analyzer import STOPWORDS  # noqa: E402
-from docshelf.text.evaluate import Ranking, _correct_paths, evaluate, load_queries  # noqa: E402
+from docshelf.text.evaluate import Ranking, correct_paths, evaluate, load_queries  # noqa: E402
 from docshelf.text.normalize import normalize_text  # noqa: E402
 from docshelf.text.search import read_sections, search  # noqa: E402
 
@@ -279,7 +279,7 @@ def run(root: Path) -> list[str]:
     queries = []
     for item in items:
         res = search(root, item["query"], at=commit, limit=POOL)
-        gold = None if item.get("gold") is None else _correct_paths(item["gold"], normalized)
+        gold = None if item.get("gold") is None else correct_paths(item["gold"], normalized)
         queries.append(Query(item, gold, [h.path for h in res.hits], res.low_confidence))
     shelf_ms = (time.process_time() - start) / len(queries) * 1000
     dev = [i for i, q in enumerate(queries) if q.split == "dev"]

@@ -35,7 +35,6 @@ import random
 import re
 import resource
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -53,12 +52,12 @@ from docshelf.build.pipeline import DocOptions  # noqa: E402
 from docshelf.shelf import gitrepo  # noqa: E402
 from docshelf.shelf import store as shelf  # noqa: E402
 from docshelf.text import indexcache, neighbours, search, synonyms  # noqa: E402
-from docshelf.text.evaluate import Engine, Ranking, evaluate, load_queries  # noqa: E402
+from docshelf.text.evaluate import Engine, Ranking, evaluate  # noqa: E402
+
+sys.path.insert(0, str(REPO / "bench"))
+from quality import Fts5Baseline, labelled, quality_tables, stem_grep_engine  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
-QUERIES = REPO / "bench" / "search_queries.jsonl"
-# Written blind to the dictionary, to the other queries and to search's results; never tuned on.
-FRESH = [REPO / "bench" / f"search_queries_{name}.jsonl" for name in ("fresh", "fresh2", "fresh3", "fresh4")]
 _WORDS = re.compile(r"\w+")
 _RU_WORD = re.compile(r"[а-яё]+|\d+")
 
@@ -175,30 +174,6 @@ def synthetic_shelf(dest: Path, clauses: int, gen: Generator) -> Path:
 
 
 # --- the engines --------------------------------------------------------------------------------
-
-
-class Fts5Baseline:
-    """What one gets without DocShelf's analyzer: raw text in FTS5 unicode61, the query's words ORed."""
-
-    def __init__(self, rows: list[search.SectionRow], path: Path, fill: bool = True) -> None:
-        self.paths = [r.path for r in rows]
-        self.db = sqlite3.connect(path)
-        if not fill:  # a kept index of the same rows, in the same order
-            return
-        self.db.execute("CREATE VIRTUAL TABLE fts USING fts5(title, body, tokenize='unicode61 remove_diacritics 2')")
-        self.db.executemany(
-            "INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)",
-            ((i, r.title, r.text) for i, r in enumerate(rows)),
-        )
-        self.db.commit()
-
-    def __call__(self, query: str, limit: int) -> Ranking:
-        words = list(dict.fromkeys(w.lower() for w in _WORDS.findall(query)))
-        if not words:
-            return Ranking([])
-        expr = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-        sql = "SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 3.0, 1.0) LIMIT ?"
-        return Ranking([self.paths[r[0]] for r in self.db.execute(sql, [expr, limit])])
 
 
 def grep_engine(root: Path) -> Engine:
@@ -404,11 +379,6 @@ def incremental_table(root: Path, gen: Generator, clauses: int) -> list[str]:
     return lines
 
 
-def labelled() -> list[dict[str, Any]]:
-    """Every labelled query: the tuned-on dev half, the holdout half and the two fresh sets."""
-    return load_queries(QUERIES) + [q for path in FRESH for q in load_queries(path)]
-
-
 def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
     queries = labelled()
     lines = ["| engine | split | n | hit@1 | hit@5 | MRR@10 | nDCG@10 | empty |"]
@@ -422,7 +392,10 @@ def quality_table(root: Path, engines: dict[str, Engine]) -> list[str]:
             m = evaluate(root, subset, k=5, engine=engine).overall
             row = f"| {name} | {split} | {m.n} | {m.hit_at_1:.2f} | {m.hit_at_k:.2f} | {m.mrr:.2f} | {m.ndcg:.2f}"
             lines.append(row + f" | {m.empty_rate:.2f} |")
-    return [*lines, "", *kind_table(root, queries, engines), "", *calibration_table(root, queries)]
+    per_set = quality_tables(
+        root, {"DocShelf": engines["DocShelf"], "FTS5": engines[FTS5], "rg stems": stem_grep_engine(root)}
+    )
+    return [*per_set, "", *lines, "", *kind_table(root, queries, engines), "", *calibration_table(root, queries)]
 
 
 def calibration_table(root: Path, queries: list[dict[str, Any]]) -> list[str]:

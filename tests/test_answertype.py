@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_search import _make_shelf
 
-from docshelf.text import answertype, search
+from docshelf.text import answertype, ranking, search
 from docshelf.text.analyzer import index_text
 
 ARCHIVE = """# Об архиве
@@ -63,5 +63,5 @@ def test_a_question_for_a_number_puts_the_clause_stating_it_first(
     root = _make_shelf(tmp_path / "shelf", [("archive.md", "laws", "Закон об архиве", ARCHIVE)])
     question = "сколько хранятся сведения о работниках"
     assert search.search(root, question).hits[0].clause == "ст. 5"
-    monkeypatch.setattr(search, "W_QUANTITY", 0.0)  # without the lift the article saying the words most wins
+    monkeypatch.setattr(ranking, "W_QUANTITY", 0.0)  # without the lift the article saying the words most wins
     assert search.search(root, question).hits[0].clause == "ст. 4"

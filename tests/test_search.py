@@ -126,6 +126,15 @@ def test_colloquial_query_finds_cross_border_transfer(small: Path) -> None:
     assert result.keys == ["передава", "дан", "рубеж"]
 
 
+def test_the_candidate_stage_holds_every_hit_in_rank_order(small: Path) -> None:
+    """``candidate_paths`` is the ranking the hits are folded from: bench/quality.py reads its recall from it."""
+    query = "обязанности оператора при сборе данных"
+    pool = search.candidate_paths(small, query, depth=40)
+    hits = [h.path for h in search.search(small, query, limit=3).hits]
+    assert pool[0] == hits[0] and set(hits) <= set(pool)
+    assert search.candidate_paths(small, query, depth=1) == pool[:1]
+
+
 def test_morphology_and_word_order(small: Path) -> None:
     assert _first(small, "обязанности оператора при сборе данных").clause == "ст. 18"
     assert _first(small, "данных персональных сборе оператор обязан").clause == "ст. 18"

@@ -18,7 +18,7 @@ from test_search import DOCS, PD_LAW, _make_shelf
 from docshelf.build.pipeline import DocOptions
 from docshelf.shelf import gitrepo
 from docshelf.shelf import store as shelf
-from docshelf.text import indexcache, search
+from docshelf.text import indexcache, ranking, search
 from docshelf.text.sections import is_apparatus
 
 
@@ -209,7 +209,7 @@ def test_common_words_are_ranked_by_the_rerank_not_by_reading_every_posting(
 ) -> None:
     """With no posting budget every concept is 'common': candidates come unranked, the rerank still orders them."""
     expected = [h.path for h in search.search(two, "обязанности оператора при сборе данных").hits]
-    monkeypatch.setattr(search, "RANK_BUDGET", 0)
+    monkeypatch.setattr(ranking, "RANK_BUDGET", 0)
     result = search.search(two, "обязанности оператора при сборе данных")
     assert result.hits[0].clause == "ст. 18" and [h.path for h in result.hits][:1] == expected[:1]
 

@@ -4,7 +4,7 @@ Their answer is a clause that states a quantity: a number or a numeral followed 
 течение десяти рабочих дней», «604800 seconds») or by the thing counted («4 уровня» for «сколько
 уровней»). A text that only shares the question's words («срок хранения» without a term) is not
 the answer; such a question lifts the candidates whose text states a quantity by
-``search.W_QUANTITY``. Everything here works on analyzer keys, so a numeral in any case form
+``ranking.W_QUANTITY``. Everything here works on analyzer keys, so a numeral in any case form
 («десяти», «десять») is one key.
 """
 

@@ -127,7 +127,7 @@ def _check(item: Any, where: str) -> None:
         raise SearchError(f'{where}: "kind" must be a string.')
 
 
-def _correct_paths(gold: str | list[str], sections: dict[str, str]) -> set[str]:
+def correct_paths(gold: str | list[str], sections: dict[str, str]) -> set[str]:
     """Sections (path -> normalized text) that hold one of the gold fragments or are a gold path."""
     found = set()
     for g in [gold] if isinstance(gold, str) else gold:
@@ -150,7 +150,7 @@ def _outcome(item: dict[str, Any], ranking: Ranking, sections: dict[str, str]) -
     if gold is None:
         ok = not hits or ranking.low_confidence
         return QueryOutcome(item["query"], kind, False, 1 if ok else None, 0, hits, ranking.low_confidence, float(ok))
-    correct = _correct_paths(gold, sections)
+    correct = correct_paths(gold, sections)
     ranks = [i for i, p in enumerate(hits, start=1) if p in correct]
     dcg = sum(1 / math.log2(r + 1) for r in ranks)
     ideal = sum(1 / math.log2(r + 1) for r in range(1, min(len(correct), DEPTH) + 1))

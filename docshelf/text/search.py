@@ -42,12 +42,10 @@ phrase, or nothing is left. Edition status (for an
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -65,9 +63,10 @@ from docshelf.text import (
     folding,
     neighbours,
     querysyntax,
+    ranking,
     synonyms,
 )
-from docshelf.text.analyzer import STOPWORDS, WORD, Token, query_tokens, tokens
+from docshelf.text.analyzer import STOPWORDS, query_tokens
 from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import KeyRow, Ranked, Scope, SearchIndex, Stored
@@ -75,7 +74,7 @@ from docshelf.text.searchtext import describe
 from docshelf.text.sections import SectionRow, read_sections
 from docshelf.text.snippets import best_snippet, read_window
 from docshelf.text.statuses import Statuses, with_status
-from docshelf.text.synonyms import Concept, adjacent_in, found_in
+from docshelf.text.synonyms import Concept
 
 __all__ = [
     "INDEX_DIR",
@@ -89,141 +88,11 @@ __all__ = [
     "search",
 ]
 
-OR_CANDIDATES, AND_CANDIDATES = 40, 20
-RANK_BUDGET = 1500  # postings one BM25-ranked query may read (~2 ms); beyond it candidates come unranked
-# Weights chosen on the dev half of bench/search_queries.jsonl (the holdout half only measures them).
-W_COVERAGE, W_HEAD, W_ADJACENT, W_IDENT, W_PART = 1.0, 0.6, 0.2, 1.0, 0.1
-W_DEFINES = 1.0  # a section defining the term a question asks about (definitions.defines)
-W_QUANTITY = 0.4  # a section stating a quantity, for a question asking one (answertype.states_quantity)
 LOW_COVERAGE = 0.6  # chosen on bench/search_queries.jsonl: flags 6/9 unanswerable, 5/62 answerable
 SNIPPET_CHARS = 220
 MAX_QUERY_CHARS = 2000  # longer input is cut: concepts are capped anyway
 FOLD_DEPTH = 4  # candidates looked at per hit wanted when folding copies
-RERANK_DEPTH = 60  # candidates whose adjacency is scored exactly (the rest cannot reach the folded hits)
-SUBSTRING_WORDS = 20  # vocabulary words taken per query word in the substring fallback
 _CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)  # a Russian text's status is told in Russian
-Found = tuple[Ranked, dict[int, KeyRow]]  # the ranking and the stored keys of every candidate in it
-
-
-def _df(index: SearchIndex, c: Concept) -> int:
-    """How many sections say the concept in its most frequent way (a phrase: its rarest word)."""
-    return max((min(index.df(k) for k in alt) for alt in c.alts), default=0)
-
-
-def _share(weights: list[float], flags: list[bool]) -> float:
-    return sum(w for w, f in zip(weights, flags, strict=True) if f) / (sum(weights) or 1.0)
-
-
-def _every(k: KeyRow) -> str:
-    """All of a section's keys, fields apart (a quoted phrase does not run from a title into the text)."""
-    return f" {k.head} | {k.clauses} | {k.ctx} | {k.body} "
-
-
-def _rerank(
-    index: SearchIndex, concepts: list[Concept], dfs: list[int], cands: dict[int, float], prefix: bool
-) -> Found:
-    total = index.total()
-    weights = [math.log(1 + total / (df + 1)) for df in dfs]
-    pairs = [(a, b) for a, b in itertools.pairwise(concepts) if b.first > a.last]
-    best = max(cands.values()) or 1.0
-    stored = index.keys(cands)
-    partial = []
-    for rowid, k in stored.items():
-        head, named, every = f" {k.head} ", f" {k.head} | {k.clauses} ", _every(k)
-        has = [found_in(c, every, prefix) for c in concepts]
-        coverage = _share(weights, has)
-        # The head and the clause ids are parts of `every`: a concept absent there is absent from them.
-        in_head = _share(weights, [h and found_in(c, head, prefix) for c, h in zip(concepts, has, strict=True)])
-        # An identifier naming the section (title, clause ids) counts fully, one only in its text half.
-        idents = [
-            1.0 if h and found_in(c, named, prefix) else 0.5 * h for c, h in zip(concepts, has, strict=True) if c.ident
-        ]
-        ident = sum(idents) / len(idents) if idents else 0.0
-        score = cands[rowid] / best + W_COVERAGE * coverage + W_HEAD * in_head + W_IDENT * ident
-        if k.continued:
-            score -= W_PART  # between parts of one article that match alike, its opening (the main rule) first
-        if k.apparatus:
-            score -= folding.APPARATUS_PENALTY
-        partial.append((score, coverage, rowid, every))
-    partial.sort(key=lambda t: -t[0])
-    # Adjacency adds at most W_ADJACENT: a candidate that far behind the shown ones cannot enter them.
-    reach = partial[min(len(partial), RERANK_DEPTH) - 1][0] - W_ADJACENT if partial else 0.0
-    out = []
-    for score, coverage, rowid, every in partial:
-        if pairs and score >= reach:
-            score += W_ADJACENT * sum(adjacent_in(a, b, every, prefix) for a, b in pairs) / len(pairs)
-        out.append((score, coverage, rowid))
-    return sorted(out, key=lambda t: (-t[0], t[2])), stored
-
-
-def _within_budget(concepts: list[Concept], dfs: list[int]) -> list[Concept]:
-    """The rarest concepts whose postings together stay within :data:`RANK_BUDGET` (the cost of a ranked query)."""
-    chosen, spent = [], 0
-    for df, i in sorted(zip(dfs, range(len(concepts)), strict=True)):
-        if spent + df > RANK_BUDGET:
-            break
-        chosen.append(concepts[i])
-        spent += df
-    return chosen
-
-
-def _ranked(
-    index: SearchIndex, concepts: list[Concept], scope: Scope, prefix: bool, dfs: list[int] | None = None
-) -> Found:
-    if not concepts:
-        return [], {}
-    dfs = dfs if dfs is not None else [_df(index, c) for c in concepts]
-    # Ranking reads every posting of the terms it ranks: only the rarest concepts are ranked by BM25;
-    # a concept in thousands of sections still counts in the rerank (coverage) and in the AND below.
-    rare = _within_budget(concepts, dfs) if not prefix else concepts
-    cands = index.candidates(rare, all_of=False, limit=OR_CANDIDATES, prefix=prefix, scope=scope) if rare else {}
-    complete = len(rare) == len(concepts) and len(cands) < OR_CANDIDATES  # the OR found every match already
-    if (len(concepts) > 1 or not cands) and not complete:
-        ranked = prefix or min(dfs) <= RANK_BUDGET
-        both = index.candidates(concepts, all_of=True, limit=AND_CANDIDATES, ranked=ranked, prefix=prefix, scope=scope)
-        for rowid, score in both.items():
-            cands.setdefault(rowid, score)
-    if not cands and not rare:  # nothing has every concept, each is common: any sections with the rarest
-        rarest = [concepts[min(range(len(dfs)), key=dfs.__getitem__)]]
-        cands = index.candidates(rarest, all_of=False, limit=OR_CANDIDATES, ranked=False, prefix=prefix, scope=scope)
-    return _rerank(index, concepts, dfs, cands, prefix) if cands else ([], {})
-
-
-def _as_said(index: SearchIndex, said: synonyms.Synonyms, toks: list[Token], concepts: list[Concept]) -> list[Concept]:
-    """A phrase's synonym group that no section says in any form: its words searched one by one instead.
-
-    «как долго хранить» is one group with «срок хранения»; on a shelf that says neither, the group
-    would hide «хранить» (and its own group, «хранение») that the shelf does say.
-    """
-    out: list[Concept] = []
-    for c in concepts:
-        if c.last > c.first and _df(index, c) == 0:
-            out += [replace(w, first=i, last=i) for i in range(c.first, c.last + 1) for w in said.concepts([toks[i]])]
-        else:
-            out.append(c)
-    return out
-
-
-def _lifted(ranked: Ranked, lift: Callable[[int], float]) -> Ranked:
-    """The ranking with ``lift(rowid)`` added to the top :data:`RERANK_DEPTH` scores (a question's kind)."""
-    top = [(s + lift(r), c, r) for s, c, r in ranked[:RERANK_DEPTH]]
-    return sorted(top, key=lambda t: (-t[0], t[2])) + ranked[RERANK_DEPTH:]
-
-
-def _needles(query: str) -> list[str]:
-    norm = normalize_text(query)
-    found = WORD.findall(norm)
-    return list(dict.fromkeys([w for w in found if w not in STOPWORDS] or found or ([norm] if norm else [])))[:16]
-
-
-def _substring(index: SearchIndex, query: str, scope: Scope) -> Found:
-    """Last resort: sections holding indexed words that contain the query's words."""
-    concepts = []
-    for i, needle in enumerate(_needles(query)):
-        alts = {(k,) for w in index.words_containing(needle, SUBSTRING_WORDS) for t in tokens(w) for k in t.keys[:1]}
-        if alts:
-            concepts.append(Concept(needle, tuple(sorted(alts)), False, i, i))
-    return _ranked(index, concepts, scope, prefix=False)
 
 
 # --- the public entry point ---------------------------------------------------------------------
@@ -260,10 +129,73 @@ def search(
             ``synonyms.json``.
         UnknownCommitError: ``at`` names no commit.
     """
-    if not query.strip():
-        raise SearchError("The query is empty. Give words, a question or an identifier such as «УПД.1».")
     if limit < 1:
         raise SearchError(f"limit must be at least 1, not {limit}.")
+    r = _rank(root, query, at=at, doc=doc, category=category, status=status, as_of=as_of)
+    hits = _hits(r.index, (r.ranked, r.stored), limit, r.statuses, r.concepts, r.mode, r.text)
+    ranked, absent = r.ranked, r.absent
+    weak = r.mode == "exact" and bool(ranked) and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
+    note = _NOTES[r.mode].format(keys=", ".join(r.keys[:12]) or "none")
+    note += r.docs.note()
+    if status is not None and status not in r.statuses.seen:
+        note += f" No document has edition status {status!r} on {as_of or date.today()} at this commit."
+    if absent:
+        note += f" No section has these words: {', '.join(c.label for c in absent)}."
+    for word, near in r.guessed.items():
+        note += f" No section says «{word}»: searched for the nearest words in meaning instead ({', '.join(near)})."
+    note += r.syntax_note + r.meaning
+    if weak:
+        note += " The best hit covers only part of the query: the answer may not be on the shelf."
+    low = r.mode != "exact" or weak or bool(r.docs.missing) or r.unsaid or not hits
+    asked, note = query[:MAX_QUERY_CHARS], note.strip()  # the query as written, minus-words included
+    return SearchResult(
+        commit=r.commit, query=asked, mode=r.mode, hits=hits, low_confidence=low, keys=r.keys, note=note
+    )
+
+
+def candidate_paths(root: Path, query: str, *, depth: int = 40, at: str | None = None) -> list[str]:
+    """The section paths of the first ``depth`` ranked candidates, before copies and parts fold into hits.
+
+    What the candidate stage hands to everything after it: an answer missing here no reranking can show
+    (``bench/quality.py`` measures its recall).
+    """
+    r = _rank(root, query, at=at)
+    return [r.stored[rowid].path for _s, _c, rowid in r.ranked[:depth]]
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """One query ranked at one commit: every candidate in order, with what the notes and the hits need."""
+
+    commit: str
+    index: SearchIndex
+    text: str  # the query without its minus-words
+    keys: list[str]
+    concepts: list[Concept]
+    mode: str
+    ranked: Ranked
+    stored: dict[int, KeyRow]
+    statuses: Statuses
+    docs: docmentions.SaidDocuments
+    absent: list[Concept]
+    guessed: dict[str, list[str]]
+    syntax_note: str
+    unsaid: bool
+    meaning: str
+
+
+def _rank(
+    root: Path,
+    query: str,
+    *,
+    at: str | None = None,
+    doc: str | None = None,
+    category: str | None = None,
+    status: str | None = None,
+    as_of: date | None = None,
+) -> _Ranking:
+    if not query.strip():
+        raise SearchError("The query is empty. Give words, a question or an identifier such as «УПД.1».")
     commit = gitrepo.resolve(root, at)
     text, banned = querysyntax.excluded(query[:MAX_QUERY_CHARS])
     if not text.strip():
@@ -272,7 +204,7 @@ def search(
     keys = list(dict.fromkeys(t.key for t in toks))
     index = open_index(root, commit)
     said = synonyms.parse(json.loads(index.setting("synonyms") or "null"))
-    concepts = derivation.widen(index, _as_said(index, said, toks, said.concepts(toks)))
+    concepts = derivation.widen(index, ranking.as_said(index, said, toks, said.concepts(toks)))
     concepts, guessed = neighbours.expand(index, concepts)
     required = querysyntax.quoted(text)  # each also a concept: sections saying it together rank up
     concepts += [Concept(p.written, (p.keys,), False, len(toks) + n, len(toks) + n) for n, p in enumerate(required)]
@@ -282,44 +214,45 @@ def search(
         scope = with_status(index, scope, statuses, status)
     # A code added under an id of the operator's choosing is found by its title (read only if a query names one).
     docs = docmentions.read_query(text, index.documents(), lambda: [m.title for m in metas_at(root, commit)])
-    concepts, missing_acts = docmentions.narrowed(text, concepts, docs), docs.missing
-    dfs = [_df(index, c) for c in concepts]
+    concepts = docmentions.narrowed(text, concepts, docs)
+    dfs = [ranking.df(index, c) for c in concepts]
     absent = [c for c, df in zip(concepts, dfs, strict=True) if df == 0]
-    mode, (ranked, stored) = "exact", _ranked(index, concepts, scope, prefix=False, dfs=dfs)
+    mode, (ranked, stored) = "exact", ranking.rank_concepts(index, concepts, scope, prefix=False, dfs=dfs)
     if not ranked:
-        mode, (ranked, stored) = "prefix", _ranked(index, concepts, scope, prefix=True, dfs=dfs)
-    if not ranked and not missing_acts:
-        mode, (ranked, stored) = "substring", _substring(index, text, scope)
+        mode, (ranked, stored) = "prefix", ranking.rank_concepts(index, concepts, scope, prefix=True, dfs=dfs)
+    if not ranked and not docs.missing:
+        mode, (ranked, stored) = "substring", ranking.substring(index, text, scope)
     if not ranked:
         mode = "none"
     elif mode == "exact" and definitions.asks_definition(text):  # the sections defining the term
-        texts = index.sections(r for _s, _c, r in ranked[:RERANK_DEPTH])
-        ranked = _lifted(ranked, lambda r: W_DEFINES * definitions.defines(texts[r].text, concepts))
+        texts = index.sections(r for _s, _c, r in ranked[: ranking.RERANK_DEPTH])
+        ranked = ranking.lifted(ranked, lambda r: ranking.W_DEFINES * definitions.defines(texts[r].text, concepts))
     elif mode == "exact" and answertype.asks_quantity(text):  # the sections stating a number
         units = answertype.units_for(text)
-        ranked = _lifted(ranked, lambda r: W_QUANTITY * answertype.states_quantity(stored[r].body, units))
+        lift = ranking.W_QUANTITY
+        ranked = ranking.lifted(ranked, lambda r: lift * answertype.states_quantity(stored[r].body, units))
     meaning = ""
     # docshelf[encoder], on a shelf that ran `docshelf embed`; an identifier («УПД.1», «ст. 19») is matched, not meant
     if mode == "exact" and encoder.available() and not any(c.ident for c in concepts):
         ranked, meaning = encoder.reranked(root, text, ranked, index)
-    syntax = querysyntax.apply(ranked, lambda r: _every(stored[r]), required, banned)
-    ranked = syntax.rows
-    hits = _hits(index, (ranked, stored), limit, statuses, concepts, mode, text)
-    weak = mode == "exact" and bool(ranked) and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
-    note = _NOTES[mode].format(keys=", ".join(keys[:12]) or "none")
-    note += docs.note()
-    if status is not None and status not in statuses.seen:
-        note += f" No document has edition status {status!r} on {as_of or date.today()} at this commit."
-    if absent:
-        note += f" No section has these words: {', '.join(c.label for c in absent)}."
-    for word, near in guessed.items():
-        note += f" No section says «{word}»: searched for the nearest words in meaning instead ({', '.join(near)})."
-    note += syntax.note + meaning
-    if weak:
-        note += " The best hit covers only part of the query: the answer may not be on the shelf."
-    low = mode != "exact" or weak or bool(missing_acts) or bool(syntax.unsaid) or not hits
-    asked, note = query[:MAX_QUERY_CHARS], note.strip()  # the query as written, minus-words included
-    return SearchResult(commit=commit, query=asked, mode=mode, hits=hits, low_confidence=low, keys=keys, note=note)
+    syntax = querysyntax.apply(ranked, lambda r: ranking.all_keys(stored[r]), required, banned)
+    return _Ranking(
+        commit,
+        index,
+        text,
+        keys,
+        concepts,
+        mode,
+        syntax.rows,
+        stored,
+        statuses,
+        docs,
+        absent,
+        guessed,
+        syntax.note,
+        bool(syntax.unsaid),
+        meaning,
+    )
 
 
 _NOTES = {
@@ -345,7 +278,13 @@ def _scope(index: SearchIndex, doc: str | None, category: str | None) -> Scope:
 
 
 def _hits(
-    index: SearchIndex, found: Found, limit: int, statuses: Statuses, concepts: list[Concept], mode: str, query: str
+    index: SearchIndex,
+    found: ranking.Found,
+    limit: int,
+    statuses: Statuses,
+    concepts: list[Concept],
+    mode: str,
+    query: str,
 ) -> list[Hit]:
     ranked, keys = found
     if not ranked:
@@ -394,7 +333,7 @@ def _hit(
     # What the title already shows («ст. 19», «RFC 9999») says nothing about where in the text to look.
     shown = [c for c in concepts if not any(set(alt) <= head for alt in c.alts)]
     wanted = [frozenset(k for alt in c.alts for k in alt if k not in STOPWORDS) for c in shown]
-    needles = _needles(query) if mode == "substring" else None
+    needles = ranking.needles(query) if mode == "substring" else None
     # The best-matching sentence, widened within its innermost clause: the clause cited proves the snippet.
     table = [(str(c[0]), int(c[1]), int(c[2])) for c in s.clauses]
     a, b, inner = best_snippet(s.text, table, wanted, prefix=mode == "prefix", needles=needles, width=SNIPPET_CHARS)
