@@ -122,6 +122,11 @@ def _word_keys(word: str, caps: bool) -> tuple[str, ...]:
     return (stem,)
 
 
+def word_key(word: str) -> str:
+    """The primary key of one normalized plain word: what the index holds for it."""
+    return _word_keys(word, False)[0]
+
+
 @lru_cache(maxsize=200_000)
 def _split_word(word: str, caps: bool) -> tuple[Token, ...]:
     """The tokens of one normalized word: an identifier, a number, or one or more plain words."""

@@ -74,7 +74,7 @@ from docshelf.text.searchtext import describe
 from docshelf.text.sections import SectionRow, read_sections
 from docshelf.text.snippets import best_snippet, read_window
 from docshelf.text.statuses import Statuses, with_status
-from docshelf.text.synonyms import Concept
+from docshelf.text.synonyms import Concept, names_an_id
 
 __all__ = [
     "INDEX_DIR",
@@ -134,7 +134,7 @@ def search(
     r = _rank(root, query, at=at, doc=doc, category=category, status=status, as_of=as_of)
     hits = _hits(r.index, (r.ranked, r.stored), limit, r.statuses, r.concepts, r.mode, r.text)
     ranked, absent = r.ranked, r.absent
-    weak = r.mode == "exact" and bool(ranked) and (ranked[0][1] < LOW_COVERAGE or any(c.ident for c in absent))
+    weak = r.mode == "exact" and bool(ranked) and (ranked[0][1] < LOW_COVERAGE or any(map(names_an_id, absent)))
     note = _NOTES[r.mode].format(keys=", ".join(r.keys[:12]) or "none")
     note += r.docs.note()
     if status is not None and status not in r.statuses.seen:
@@ -232,8 +232,9 @@ def _rank(
         lift = ranking.W_QUANTITY
         ranked = ranking.lifted(ranked, lambda r: lift * answertype.states_quantity(stored[r].body, units))
     meaning = ""
-    # docshelf[encoder], on a shelf that ran `docshelf embed`; an identifier («УПД.1», «ст. 19») is matched, not meant
-    if mode == "exact" and encoder.available() and not any(c.ident for c in concepts):
+    # docshelf[encoder], on a shelf that ran `docshelf embed`; a clause or act id («УПД.1», «ст. 19») is matched, not
+    # meant, while a year or a level in a sentence is a word like the others
+    if mode == "exact" and encoder.available() and not any(map(names_an_id, concepts)):
         ranked, meaning = encoder.reranked(root, text, ranked, index)
     syntax = querysyntax.apply(ranked, lambda r: ranking.all_keys(stored[r]), required, banned)
     return _Ranking(

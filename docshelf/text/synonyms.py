@@ -17,9 +17,12 @@ at an old commit uses that commit's dictionary. Its format::
   otherwise the shelf's groups extend it, and a shelf group whose canonical term is also a
   default one adds its variants to that group.
 * Members are analysed like any text (:mod:`docshelf.analyzer`), so case, ё/е and word forms do
-  not matter. A member matches a query when all its content words occur in the query within a
-  small window, in any order; in the index its words must stand within a small window too
-  (FTS5 ``NEAR``), also in any order. Stopwords inside a member («за рубеж») are kept for that.
+  not matter: a Russian member word matches a query word of the same dictionary lemma
+  (:mod:`docshelf.text.lemmas`: «лимит» matches «лимита», which Snowball stems apart), and a member that
+  fired is searched in the common forms of its words. A member matches a query when all its content
+  words occur in the query within a small window, in any order; in the index its words must stand
+  within a small window too (FTS5 ``NEAR``), also in any order. Stopwords inside a member («за рубеж»)
+  are kept for that.
 * Stemming cannot join derived words (передавать/передача, хранить/хранение); list them here.
 
 Changing synonyms needs no reindex: expansion happens at query time.
@@ -38,9 +41,11 @@ from typing import Any
 
 from docshelf.errors import SearchError, SectionNotFoundError
 from docshelf.shelf import gitrepo
-from docshelf.text.analyzer import Token, query_tokens, tokens
+from docshelf.text import lemmas
+from docshelf.text.analyzer import Token, is_ref_key, query_tokens, tokens
 
 SHELF_FILE = "synonyms.json"
+_DIGIT = re.compile(r"\d")
 SWITCH = "use_default_synonyms"
 MAX_CONCEPTS = 24  # a 10k-character query must not become a 1,500-term MATCH expression
 _WINDOW_SLACK = 1  # extra query words allowed between the words of a matched member
@@ -48,11 +53,37 @@ _WINDOW_SLACK = 1  # extra query words allowed between the words of a matched me
 
 @dataclass(frozen=True)
 class Phrase:
-    """One member of a group, analysed: every key in order, and the content keys (no stopwords)."""
+    """One member of a group, analysed: every key in order, the content keys (no stopwords), and per content
+    word what a query word may be to match it (its key, and its lemmas for a Russian word)."""
 
     text: str
     seq: tuple[str, ...]
     content: tuple[str, ...]
+    matches: tuple[frozenset[str], ...] = ()
+    words: tuple[str, ...] = ()  # the normalized word of each key of ``seq`` ("" where it has no forms)
+
+    def spellings(self) -> set[tuple[str, ...]]:
+        """``seq`` and the same words in their other common forms, as the text may say them (a few at most)."""
+        return _spellings(self.seq, self.words)
+
+
+MAX_SPELLINGS = 8  # forms of one member searched (a long member's product of forms is cut, its own form kept)
+
+
+@lru_cache(maxsize=20_000)
+def _spellings(seq: tuple[str, ...], words: tuple[str, ...]) -> set[tuple[str, ...]]:
+    options = [lemmas.form_keys(w) if w else (k,) for k, w in zip(seq, words or ("",) * len(seq), strict=True)]
+    out = {seq}
+    for combo in itertools.product(*options):
+        if len(out) >= MAX_SPELLINGS:
+            break
+        out.add(combo)
+    return out
+
+
+def query_matches(tok: Token) -> frozenset[str]:
+    """What a query word offers to a member: its keys and, for a Russian word, its lemmas."""
+    return frozenset(tok.alts) | lemmas.lemma_keys(tok.word)
 
 
 @dataclass(frozen=True)
@@ -71,10 +102,12 @@ class Concept:
 
 def _phrase(text: str) -> Phrase | None:
     toks = tokens(text)
-    content = tuple(t.key for t in toks if not t.stop) or tuple(t.key for t in toks)
-    if not content:
+    kept = [t for t in toks if not t.stop] or toks
+    if not kept:
         return None
-    return Phrase(text, tuple(t.key for t in toks), content)
+    matches = tuple(frozenset({t.key}) | lemmas.lemma_keys(t.word) for t in kept)
+    words = tuple(t.word if t.kind == "word" and not t.stop else "" for t in toks)
+    return Phrase(text, tuple(t.key for t in toks), tuple(t.key for t in kept), matches, words)
 
 
 @dataclass(frozen=True)
@@ -90,10 +123,11 @@ class Synonyms:
 
     @cached_property
     def _by_first_key(self) -> dict[str, list[tuple[Phrase, int]]]:
-        """Members by their first content key: a query looks only at members it could match."""
+        """Members by their first content word's key and lemmas: a query looks only at members it could match."""
         out: dict[str, list[tuple[Phrase, int]]] = {}
         for pg in self._order:
-            out.setdefault(pg[0].content[0], []).append(pg)
+            for key in pg[0].matches[0]:
+                out.setdefault(key, []).append(pg)
         return out
 
     def concepts(self, toks: list[Token]) -> list[Concept]:
@@ -101,11 +135,12 @@ class Synonyms:
         toks = toks[: MAX_CONCEPTS * 2]
         owner: dict[int, int] = {}  # query token index -> concept index
         found: list[tuple[list[int], set[tuple[str, ...]]]] = []
-        said = {a for t in toks for a in t.alts}
-        members = [pg for key in said for pg in self._by_first_key.get(key, ())]
+        offered = [query_matches(t) for t in toks]
+        said = set().union(*offered) if offered else set()
+        members = list(dict.fromkeys(pg for key in said for pg in self._by_first_key.get(key, ())))
         # Longest members first (a longer match wins an overlap); the dictionary's order on a tie.
         for phrase, g in sorted(members, key=lambda pg: (-len(pg[0].content), self._order[pg])):
-            where = _locate(phrase.content, toks)
+            where = _locate(phrase.matches, offered)
             if where is None:
                 continue
             if all(i not in owner for i in where):
@@ -115,7 +150,7 @@ class Synonyms:
             elif any(i not in owner for i in where) or found[owner[where[0]]][0] != where:
                 continue  # overlaps a longer match: the longer one wins
             # Same words as an earlier match (передача: two groups): one concept, both groups' forms.
-            found[owner[where[0]]][1].update(p.seq for p in self.groups[g])
+            found[owner[where[0]]][1].update(s for p in self.groups[g] for s in p.spellings())
         out = [_synonym_concept(toks, where, alts) for where, alts in found]
         out += [_word_concept(toks, i) for i in range(len(toks)) if i not in owner]
         out.sort(key=lambda c: (c.first, c.last))
@@ -123,18 +158,18 @@ class Synonyms:
         return unique[:MAX_CONCEPTS]
 
 
-def _locate(content: tuple[str, ...], toks: list[Token]) -> list[int] | None:
-    """Query token indices holding every key of ``content``, close together, in any order."""
+def _locate(content: tuple[frozenset[str], ...], offered: list[frozenset[str]]) -> list[int] | None:
+    """Query token indices matching every content word of a member, close together, in any order."""
     window = len(content) + _WINDOW_SLACK
-    for start, tok in enumerate(toks):
-        if content[0] not in tok.alts:
+    for start, said in enumerate(offered):
+        if not content[0] & said:
             continue
         picked = [start]
-        for key in content[1:]:
+        for accepted in content[1:]:
             near = [
                 i
-                for i in range(max(0, start - window), min(len(toks), start + window + 1))
-                if i not in picked and key in toks[i].alts
+                for i in range(max(0, start - window), min(len(offered), start + window + 1))
+                if i not in picked and accepted & offered[i]
             ]
             if not near:
                 break
@@ -148,6 +183,21 @@ def _locate(content: tuple[str, ...], toks: list[Token]) -> list[int] | None:
 def _is_ident(tok: Token) -> bool:
     # Short bare numbers («2 года») are too common in titles to earn the identifier bonus.
     return tok.kind in ("ident", "ref") or (tok.kind == "number" and (len(tok.key) >= 3 or "_" in tok.key))
+
+
+def names_an_id(concept: Concept) -> bool:
+    """Whether the concept names a clause or an act by its id («ст. 19», «УПД.1», «152-ФЗ», «3.2.1», «AC-7»).
+
+    A query naming one is matched, not meant: it keeps its word ranking. A year, a level or a count in a
+    sentence («в 2022 году», «IAL2», «3 дня») is an identifier for the bonus of a title saying it, but a word
+    for everything else.
+    """
+    if not concept.ident:
+        return False
+    # «152-фз», «упд_1», «ст_19»; or a name that carries its number as a word of its own («RFC 8446», «закон 152»)
+    return any(is_ref_key(k) or ("_" in k and _DIGIT.search(k)) for alt in concept.alts for k in alt) or any(
+        len(alt) > 1 and any(k.isdigit() for k in alt) for alt in concept.alts
+    )
 
 
 def _word_concept(toks: list[Token], i: int) -> Concept:
