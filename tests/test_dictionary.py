@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from docshelf.shelf import gitrepo
-from docshelf.text import lemmas, ranking, search, synonymcheck, synonyms
+from docshelf.text import encoder, lemmas, ranking, search, synonymcheck, synonyms
 from docshelf.text.analyzer import index_text, query_tokens
 from docshelf.text.indexcache import open_index
+from docshelf.text.searchindex import Ranked
 from docshelf.text.synonyms import Concept
 
 
@@ -121,12 +122,12 @@ def test_a_year_in_a_question_leaves_the_meaning_rerank_on(
 ) -> None:
     asked: list[str] = []
 
-    def reranked(root: Path, text: str, ranked: ranking.Ranked, index: object) -> tuple[ranking.Ranked, str]:
+    def reranked(root: Path, text: str, ranked: Ranked, index: object) -> tuple[Ranked, str]:
         asked.append(text)
         return ranked, ""
 
-    monkeypatch.setattr(search.encoder, "available", lambda: True)
-    monkeypatch.setattr(search.encoder, "reranked", reranked)
+    monkeypatch.setattr(encoder, "available", lambda: True)
+    monkeypatch.setattr(encoder, "reranked", reranked)
     search.search(regulation_shelf, "какие данные обрабатывались в 2022 году")
     search.search(regulation_shelf, "ст. 3 обработка данных")
     assert asked == ["какие данные обрабатывались в 2022 году"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,9 @@ class ShelfConfig:
     pdf_engine: str = "docshelf"  # "docshelf" (own extractor, fast) or "layout" (pymupdf4llm layout model)
     split: SplitOptions = field(default_factory=SplitOptions)
     quality: QualityFloors = field(default_factory=QualityFloors)
+    # The meaning models the operator brings (text/models.py): {} is the bundled encoder and no reranker.
+    encoder: dict[str, Any] = field(default_factory=dict)
+    reranker: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, indent=2) + "\n"

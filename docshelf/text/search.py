@@ -232,10 +232,13 @@ def _rank(
         lift = ranking.W_QUANTITY
         ranked = ranking.lifted(ranked, lambda r: lift * answertype.states_quantity(stored[r].body, units))
     meaning = ""
-    # docshelf[encoder], on a shelf that ran `docshelf embed`; a clause or act id («УПД.1», «ст. 19») is matched, not
-    # meant, while a year or a level in a sentence is a word like the others
-    if mode == "exact" and encoder.available() and not any(map(names_an_id, concepts)):
-        ranked, meaning = encoder.reranked(root, text, ranked, index)
+    # The shelf's encoder, on a shelf that ran `docshelf embed`, then its cross-encoder endpoint if it names one; a
+    # clause or act id («УПД.1», «ст. 19») is matched, not meant, while a year or a level in a sentence is a word
+    if mode == "exact" and not any(map(names_an_id, concepts)):
+        if encoder.wanted(root):
+            ranked, meaning = encoder.reranked(root, text, ranked, index)
+        ranked, crossed = encoder.cross_reranked(root, text, ranked, index)
+        meaning += crossed
     syntax = querysyntax.apply(ranked, lambda r: ranking.all_keys(stored[r]), required, banned)
     return _Ranking(
         commit,
