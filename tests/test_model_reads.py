@@ -51,6 +51,9 @@ def _named(text: str) -> list[tuple[str, ...]]:
         ("ФСТЭК № 17 п. 3", [("Приказ ФСТЭК № 17",)]),
         ("Приказ ФСТЭК № 172", []),  # a longer number is another order
         ("ASVS V2.1.1", [("OWASP ASVS 4.0.3", "OWASP ASVS 5.0.0")]),  # both versions: both named
+        ("OWASP ASVS 5.0 session timeout", [("OWASP ASVS 5.0.0",)]),  # a version by its first two parts
+        ("ASVS 4.0 V2.1.1", [("OWASP ASVS 4.0.3",)]),
+        ("ГОСТ 7.3 п. 5", []),  # two parts are the whole version: nothing shorter
         ("SSDF PO.1", [("NIST SP 800-218",)]),  # the acronym its title gives it
         ("AI RMF 1.0 GOVERN 1.1", [("NIST.AI.100-1",)]),
     ],
@@ -84,6 +87,32 @@ def test_a_short_form_in_a_query_reaches_its_document_without_the_absent_banner(
     result = search(corpus_shelf, query, limit=3)
     assert "on the shelf" not in result.note, result.note
     assert result.hits[0].doc_id.startswith(doc_id), [h.doc_id for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["по 152-ФЗ что такое обезличивание", "что в 152-ФЗ сказано про обезличивание", "152-ФЗ обезличивание"],
+)
+def test_the_words_after_a_named_document_stay_in_the_query(corpus_shelf: Path, query: str) -> None:
+    """A document's name replaces its own words only, wherever stopwords stand before it."""
+    result = search(corpus_shelf, query, limit=5)
+    # with the word dropped, every article of 152-ФЗ matched alike and ст. 3 (its definition) was not in the top 5
+    assert any(h.clause == "ст. 3" and "обезличив" in h.snippet for h in result.hits), [
+        (h.doc_id, h.clause) for h in result.hits
+    ]
+    assert all(h.doc_id.startswith("152-ФЗ") for h in result.hits)
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ("гражданский служащий обязанности по 152-ФЗ", "152-ФЗ"),  # 58-ФЗ says «гражданский служащий» most
+        ("OWASP ASVS 5.0 session termination", "OWASP ASVS 5.0.0"),  # not 4.0.3's V3.3 Session Termination
+    ],
+)
+def test_the_document_a_question_names_ranks_first(corpus_shelf: Path, query: str, named: str) -> None:
+    hits = search(corpus_shelf, query, limit=5).hits
+    assert [h.doc_id for h in hits if not h.doc_id.startswith(named)] == []
 
 
 def test_a_document_the_shelf_lacks_keeps_its_banner_and_a_shared_short_form_names_every_candidate(

@@ -25,6 +25,8 @@ _SIGN = {"n", "№"}
 _REVISION = re.compile(
     r"(?:\s*,?\s*(?:Rev\.?|Revision|Version|Ver\.|v)\s*\d+(?:\.\d+)*|(?<=\d)r\d+|\s+\d+\.\d+\.\d+)$", re.IGNORECASE
 )
+# A version of three parts or more is also named by its first two, as people write it: «ASVS 5.0» for 5.0.0.
+_VERSION_TAIL = re.compile(r"(?<=\d\.\d)(?:\.\d+)+$|(?<=\d\.\d\d)(?:\.\d+)+$")
 _YEAR = re.compile(r"(?:(?<=\d)[-:/]|(?<=[^\W\d_])\s+)(?:19|20)\d\d$")
 _PUBLISHER = re.compile(r"^[A-Z]{3,}[\s.]+(?=[A-Z])")  # «NIST SP …», «OWASP ASVS …», «NIST.AI.100-1»
 _KIND_ONLY = re.compile(r"^[A-Z]{2,}\s+(?=\d+(?:-\d+[A-Z]?)\b)")  # «SP 800-53» → «800-53»
@@ -127,6 +129,7 @@ def names(doc_id: str, title: str = "") -> tuple[str, ...]:
     forms = _stripped(doc_id) + _stripped(docids.act_of(doc_id))
     out = [*forms, *(spelling for f in forms for s in docids.id_spellings(f) for spelling in _stripped(s))]
     out += _from_title(title)
+    out += [short for f in out if (short := _VERSION_TAIL.sub("", f)) != f]
     return tuple(f for f in dict.fromkeys(out) if _is_name(f))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from docshelf.law import docids, docnames
-from docshelf.text.analyzer import index_text, is_ref_key, query_tokens, tokens
+from docshelf.text.analyzer import index_text, is_ref_key, tokens
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import DocInfo
 from docshelf.text.synonyms import Concept
@@ -98,8 +98,10 @@ def with_documents(query: str, concepts: list[Concept], named: Sequence[Mention]
     out = list(concepts)
     for m in named:
         at = query.find(m.written)
-        first = len(query_tokens(query[:at]))
-        last = first + max(len(query_tokens(m.written)), 1) - 1
+        # Positions count the query's words without its stopwords, as the concepts' do («по 152-ФЗ что такое
+        # обезличивание»: the name is word 0, «обезличивание» word 1, whatever stands before the name).
+        first = _words_in(query[:at])
+        last = first + max(_words_in(m.written), 1) - 1
         alts = tuple(dict.fromkeys(_id_keys(i) for i in m.doc_ids))
         numbered = any(ch.isdigit() for ch in m.written)
         if numbered:  # «TLS», «GDPR» are also words of the texts: kept
@@ -108,6 +110,10 @@ def with_documents(query: str, concepts: list[Concept], named: Sequence[Mention]
         # (it keeps the meaning rerank of a shelf with vectors).
         out.append(Concept(m.written, alts, numbered, first, last))
     return sorted(out, key=lambda c: (c.first, c.last))
+
+
+def _words_in(text: str) -> int:
+    return sum(1 for t in tokens(text) if not t.stop)
 
 
 def _id_keys(doc_id: str) -> tuple[str, ...]:

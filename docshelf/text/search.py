@@ -239,6 +239,9 @@ def _rank(
             ranked, meaning = encoder.reranked(root, text, ranked, index)
         ranked, crossed = encoder.cross_reranked(root, text, ranked, index)
         meaning += crossed
+    named = {doc_id for m in docs.named for doc_id in m.doc_ids}
+    if named:  # «ASVS 5.0 …», «152-ФЗ …»: the documents the question names come first, in their own order
+        ranked = sorted(ranked, key=lambda t: stored[t[2]].doc_id not in named)
     syntax = querysyntax.apply(ranked, lambda r: ranking.all_keys(stored[r]), required, banned)
     return _Ranking(
         commit,

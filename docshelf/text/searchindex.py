@@ -41,7 +41,7 @@ from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
 from docshelf.text.synonyms import Concept
 
-INDEX_VERSION = f"{ANALYZER_VERSION}.13"  # .13: a later part stores the rowid of its clause's first part
+INDEX_VERSION = f"{ANALYZER_VERSION}.14"  # .14: a version of three parts is also named by two («ASVS 5.0»)
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
