@@ -3,7 +3,8 @@
 For every labelled set (``bench/search_queries.jsonl`` as its dev and holdout halves, and each
 ``bench/search_queries_fresh*.jsonl``) and every query kind in it, three engines over one corpus shelf:
 
-* **DocShelf** — ``search.search`` as the server runs it; its **recall@40** is of the candidate stage
+* **DocShelf** — ``search.search`` as the default install runs it (no ``[semantic]`` word vectors, no meaning
+  rerank, whatever extras this environment has); its **recall@40** is of the candidate stage
   (``search.candidate_paths``: the first 40 ranked rows before copies and parts fold into hits), the most any
   reranking of those rows could show;
 * **FTS5** — the raw text in SQLite FTS5 ``unicode61``, the query's words ORed, BM25 (title weighted 3);
@@ -18,12 +19,15 @@ returns nothing or DocShelf flags ``low_confidence`` (the baselines have no flag
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +36,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from docshelf.shelf import gitrepo  # noqa: E402
-from docshelf.text import search  # noqa: E402
+from docshelf.text import neighbours, search  # noqa: E402
 from docshelf.text.analyzer import STOPWORDS, tokens  # noqa: E402
 from docshelf.text.evaluate import Engine, Ranking, correct_paths, load_queries  # noqa: E402
 from docshelf.text.normalize import normalize_text  # noqa: E402
@@ -102,11 +106,28 @@ def stem_grep_engine(root: Path) -> Engine:
     return run
 
 
+@contextmanager
+def default_install() -> Iterator[None]:
+    """Search as ``pip install docshelf`` runs it: the extras' vectors and encoders switched off."""
+    original, before = neighbours.model, os.environ.get("DOCSHELF_ENCODER")
+    neighbours.model = lambda: None
+    os.environ["DOCSHELF_ENCODER"] = "off"
+    try:
+        yield
+    finally:
+        neighbours.model = original
+        if before is None:
+            os.environ.pop("DOCSHELF_ENCODER", None)
+        else:
+            os.environ["DOCSHELF_ENCODER"] = before
+
+
 def docshelf_engine(root: Path) -> Engine:
     commit = gitrepo.resolve(root)
 
     def run(query: str, limit: int) -> Ranking:
-        result = search.search(root, query, limit=limit, at=commit)
+        with default_install():
+            result = search.search(root, query, limit=limit, at=commit)
         return Ranking([h.path for h in result.hits], result.low_confidence)
 
     return run
