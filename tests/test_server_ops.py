@@ -6,7 +6,10 @@ over real sockets.
 
 from __future__ import annotations
 
+import logging
 import socket
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +19,7 @@ import pytest
 from server_support import free_port, http_server, make_small_shelf, read_lines, write_launcher
 
 from docshelf.server.edges import MAX_WAITING_PER_CLIENT
+from docshelf.server.logs import OneLineFormatter
 from docshelf.shelf import gitrepo
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -183,3 +187,39 @@ def test_with_tokens_metrics_answer_only_a_bearer_token_of_the_file(small: Path,
         right = httpx2.get(f"{base}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=HANG_S)
     assert (anonymous.status_code, wrong.status_code, right.status_code) == (401, 401, 200)
     assert "docshelf_calls" not in anonymous.text and "docshelf_ready" in right.text
+
+
+def test_cut_off_bodies_cost_one_log_line_each_and_an_authorized_call_is_answered_meanwhile(
+    small: Path, tmp_path: Path
+) -> None:
+    """A body the client stops sending is logged in one line, never as a rendered traceback on the event loop."""
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    args = ["--shelf", str(small), "--audit-log", str(log)]
+    with http_server(write_launcher(tmp_path), args, port) as proc:
+        said: list[str] = []
+        reader = threading.Thread(target=lambda: said.extend(proc.stderr), daemon=True)  # never let the pipe fill
+        reader.start()
+        head = (
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n"
+        ).encode("ascii")
+        for n in range(300):
+            with socket.create_connection(("127.0.0.1", port), timeout=HANG_S) as sock:
+                sock.sendall(head + b'{"jsonrpc": "2.0", "id": %d, "method": "tools/call", ' % n)  # then gone
+        answer = httpx2.post(f"http://127.0.0.1:{port}/mcp", json=CALL, headers=HEADERS, timeout=HANG_S)
+        assert answer.status_code == 200 and "commit" in answer.json()["result"]["structuredContent"]
+        proc.terminate()
+        proc.wait(timeout=HANG_S)
+        reader.join(timeout=HANG_S)
+    assert not [line for line in said if "Traceback" in line or line.startswith(("  File", "│", "╭"))]
+    assert len(said) <= 300 + 10  # at most one line per cut-off request (and a few of shutdown)
+
+
+def test_a_logged_exception_is_one_line_and_its_traceback_only_at_debug() -> None:
+    try:
+        raise ValueError("body cut off\nat byte 11")
+    except ValueError:
+        record = logging.LogRecord("mcp", logging.ERROR, __file__, 1, "Error handling POST", (), sys.exc_info())
+    line = OneLineFormatter().format(record)
+    assert "\n" not in line and line.endswith("Error handling POST (ValueError: body cut off at byte 11)")
+    assert "Traceback" in OneLineFormatter(full_traces=True).format(record)

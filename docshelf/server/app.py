@@ -24,6 +24,7 @@ from docshelf.errors import DocShelfError, PathOutsideShelfError, SectionNotFoun
 from docshelf.server import audit as audit_mod
 from docshelf.server.auth import SCOPE
 from docshelf.server.guide import add_guide
+from docshelf.server.logs import one_line_logs
 from docshelf.server.ops import Metrics, MetricsMiddleware
 from docshelf.server.pin import Pin
 from docshelf.server.tools import READ_ONLY, TOOLS, ContentMode, ShelfAccess
@@ -150,7 +151,7 @@ def create_server(
         content: where a result's text travels (``tools.ContentMode``): "lean" (default: once, in
             the text content that clients show the model, the other fields in ``structuredContent``),
             "text" (in both) or "summary" (in ``structuredContent`` only).
-        log_level: the SDK's logging level (it configures the root logger; logs go to stderr).
+        log_level: the root logger's level; logs go to stderr, one line a record (``server.logs``).
         metrics: where calls are counted and timed for ``/metrics``; None counts nothing.
     """
     shelf = ShelfAccess(root=root, pin=pin, content=content)
@@ -175,6 +176,7 @@ def create_server(
         ],
         log_level=log_level,
     )
+    one_line_logs(log_level)  # the SDK just installed a handler that renders tracebacks on the event loop
     for make in makers:
         tool = make(shelf)
         # The docstring is the model-facing description; cleandoc drops the source indentation.

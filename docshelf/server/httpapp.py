@@ -217,6 +217,7 @@ def run_http(app: Starlette, host: str, port: int, guard: ConnectionGuard | None
         host=host,
         port=port,
         log_level="warning",
+        log_config=None,  # uvicorn's loggers go to the root logger: one line a record (server.logs)
         access_log=False,  # the audit log records every call and every refused request
         server_header=False,
         limit_concurrency=MAX_CONNECTIONS,
