@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import httpx2
 import pytest
 from click.testing import CliRunner
-from server_support import child_env, doc_path, free_port, make_small_shelf, read_lines
+from server_support import child_env, doc_path, free_port, git, make_small_shelf, read_lines
 from starlette.testclient import TestClient
 from web_support import NEW_WORD, OLD_WORD, QUOTE_BAD, QUOTE_OK, REF, build, make_calls, new_edition
 
@@ -425,3 +425,33 @@ def test_sessions_end_after_their_age_and_the_oldest_go_first(desk: Desk, tokens
 def test_odd_inputs_get_a_page_not_a_crash(client: TestClient, path: str, status: int) -> None:
     page = client.get(path)
     assert page.status_code == status and "<script>" not in page.text and "Traceback" not in page.text
+
+
+REFUSED = "not readable on this server|not a commit sha, tag or branch|not in the history of a ref this server reads"
+
+
+def test_the_desk_reads_exactly_the_refs_serve_reads(tmp_path: Path) -> None:
+    """An unreviewed branch, a commit on no reviewed ref and revision syntax are refused by the pages as by `serve`."""
+    root = make_small_shelf(tmp_path / "shelf")
+    path = doc_path(root)
+    reviewed = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "-b", "draft")
+    section = root / path
+    section.write_text(section.read_text(encoding="utf-8") + "\nНе утверждено.\n", encoding="utf-8")
+    draft = gitrepo.commit(root, "An unreviewed change")
+    git(root, "checkout", "-q", "-")  # back on the served branch
+    client = TestClient(create_web_app(root, tmp_path / "audit.jsonl"), base_url=BASE)
+    assert client.get(f"/at/{reviewed}/{path}").status_code == 200
+    assert client.get(f"/diff?from={reviewed}&to=HEAD").status_code == 200  # «today» as the operator set it
+    for rev in ("draft", draft, draft[:12], ":/unreviewed", "draft~0", "HEAD@{1}"):
+        page = client.get(f"/at/{rev}/{path}")
+        assert page.status_code == 404 and "Не утверждено" not in page.text, rev
+        assert re.search(REFUSED, page.text), rev
+    refused = client.get("/diff", params={"from": reviewed, "to": "draft"})
+    assert refused.status_code == 404 and "refs/heads/draft" in refused.text
+    item = json.dumps({"quote": "Не утверждено.", "ref": path}, ensure_ascii=False)
+    check = client.post("/check", data={"items": item, "at": "draft"})
+    assert check.status_code == 400 and "not readable on this server" in check.text
+    widened = TestClient(create_web_app(root, tmp_path / "audit.jsonl", refs=["refs/heads/"]), base_url=BASE)
+    shown = widened.get(f"/at/draft/{path}")
+    assert shown.status_code == 200 and "Не утверждено" in shown.text  # the operator's --refs, as for serve

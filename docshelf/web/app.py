@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from docshelf.errors import DocShelfError
 from docshelf.server.auth import TokenFileVerifier
 from docshelf.server.httpapp import LOOPBACK_NAMES, transport_security
+from docshelf.server.pin import ReadableRefs, check_pattern
 from docshelf.web import casefile, pages
 from docshelf.web.auditindex import AuditIndex, Filters
 from docshelf.web.casefile import Desk
@@ -283,11 +284,14 @@ def create_web_app(
     allowed_hosts: Sequence[str] = LOOPBACK_NAMES,
     today: str = "HEAD",
     sessions: Sessions | None = None,
+    refs: Sequence[str] = (),
 ) -> Starlette:
-    """The desk over the shelf at ``root`` and its audit log; ``today`` is the ref "today" means."""
+    """The desk over the shelf at ``root`` and its audit log; ``today`` is the ref "today" means, ``refs`` the refs
+    other pages may read (as ``serve --refs``; empty: the served branch and the tags)."""
     verifier = TokenFileVerifier(tokens_file) if tokens_file is not None else None
     sessions = sessions or Sessions()
-    desk = Desk(root=root, audit=AuditIndex(audit_log), today=today)
+    readable = ReadableRefs(tuple(check_pattern(p) for p in refs)) if refs else None
+    desk = Desk(root=root, audit=AuditIndex(audit_log), today=today, readable=readable)
     desk.audit.refresh()  # index the log once at start, not on the first request
     middleware = [
         Middleware(Fence, hosts=list(allowed_hosts), verifier=verifier, sessions=sessions),

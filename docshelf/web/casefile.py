@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from starlette.responses import HTMLResponse, Response
 
 from docshelf.errors import DocShelfError, ServeError
 from docshelf.results import QuoteReport
+from docshelf.server.pin import Pin, ReadableRefs
 from docshelf.shelf import gitrepo, reader
 from docshelf.text import history, verify, xrefs
 from docshelf.web import evidence, pages
@@ -27,11 +29,24 @@ MAX_CHECK_ITEMS = 200  # as verify_quote's batch
 
 @dataclass(frozen=True)
 class Desk:
-    """What every page reads: the shelf, its audit log index, and the ref that stands for "today"."""
+    """What every page reads: the shelf, its audit log index, the ref that stands for "today", and the refs a page
+    may read (``serve --refs``; None: the served branch and the tags, as ``serve``'s default)."""
 
     root: Path
     audit: AuditIndex
     today: str = "HEAD"
+    readable: ReadableRefs | None = None
+
+    @cached_property
+    def _reads(self) -> Pin:
+        return Pin.at(self.root, self.today, readable=self.readable)
+
+    def resolve(self, rev: str) -> str:
+        """The commit a page reads: «today» as the operator set it; any other ref or sha exactly as ``serve`` reads
+        ``at`` (one implementation: ``Pin.resolve``), so the desk shows nothing the MCP server would refuse."""
+        if not rev or rev == self.today:
+            return gitrepo.resolve(self.root, self.today)
+        return self._reads.resolve(rev)
 
 
 def record_of(desk: Desk, call_id: str) -> dict[str, Any]:
@@ -117,12 +132,12 @@ def _rev(commit: str, rev: str) -> str:
 def diff_page(desk: Desk, rev_a: str, rev_b: str, doc: str | None, call_id: str | None) -> tuple[str, str]:
     if not rev_a:
         raise ServeError("Give ?from=<commit>&to=<ref>, e.g. from a call's page (“compare with today”).")
-    commit_a, commit_b = gitrepo.resolve(desk.root, rev_a), gitrepo.resolve(desk.root, rev_b)
+    commit_a, commit_b = desk.resolve(rev_a), desk.resolve(rev_b)
     diff = history.diff(desk.root, commit_a, commit_b, doc or None)
     rechecks = []
     if call_id:
         items = evidence.quote_items(record_of(desk, call_id))
-        today = commit_b == gitrepo.resolve(desk.root, desk.today)
+        today = commit_b == desk.resolve(desk.today)
         rechecks = evidence.recheck_quotes(desk.root, items, commit_a, commit_b, diff, today)
     head = facts(
         {
@@ -137,7 +152,7 @@ def diff_page(desk: Desk, rev_a: str, rev_b: str, doc: str | None, call_id: str 
 
 
 def at_page(desk: Desk, commit: str, path: str, clause: str) -> tuple[str, str]:
-    sha = gitrepo.resolve(desk.root, commit)
+    sha = desk.resolve(commit)
     rel = reader.safe_path(path)
     try:
         text = gitrepo.read(desk.root, rel, sha).decode("utf-8")
@@ -258,7 +273,7 @@ def check_response(desk: Desk, posted: bool, items_text: str, commit: str, fmt: 
         return "Answer check", _check_form("", commit), 200
     try:
         items = parse_items(items_text)
-        report = QuoteReport.of(verify.verify_quotes(desk.root, items, at=commit)).to_dict()
+        report = QuoteReport.of(verify.verify_quotes(desk.root, items, at=desk.resolve(commit))).to_dict()
     except DocShelfError as exc:
         return "Answer check", _check_form(items_text, commit, str(exc)), 400
     if fmt == "json":

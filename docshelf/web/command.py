@@ -41,6 +41,13 @@ AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"  # where `docshelf serve` writ
     multiple=True,
     help="Host name browsers use to reach the desk (repeatable), e.g. docshelf.corp. Others get 421.",
 )
+@click.option(
+    "--refs",
+    "refs",
+    multiple=True,
+    help="Refs whose history the pages may read, as `serve --refs` (repeatable). Default: the served branch and "
+    "the tags. Give the server's own list: the desk then shows exactly what `serve` answers.",
+)
 def web(
     shelf_dir: Path | None,
     host: str,
@@ -49,6 +56,7 @@ def web(
     audit_log: Path | None,
     today: str,
     allowed_host: tuple[str, ...],
+    refs: tuple[str, ...],
 ) -> None:
     """The investigator's desk: read-only web pages over the audit log and the shelf's history."""
     from docshelf.server.httpapp import allowed_hosts_for, run_http
@@ -61,6 +69,6 @@ def web(
     check_http(host, tokens_file, allowed_host)
     hosts = allowed_hosts_for(host, allowed_host)
     log = audit_log or root / AUDIT_DEFAULT
-    app = create_web_app(root, log, tokens_file=tokens_file, allowed_hosts=hosts, today=today)
+    app = create_web_app(root, log, tokens_file=tokens_file, allowed_hosts=hosts, today=today, refs=refs)
     click.echo(f"docshelf web: http://{host}:{port}/ (shelf {root}; audit log {log})", err=True)
     run_http(app, host, port)
