@@ -131,3 +131,10 @@ def test_a_year_in_a_question_leaves_the_meaning_rerank_on(
     search.search(regulation_shelf, "какие данные обрабатывались в 2022 году")
     search.search(regulation_shelf, "ст. 3 обработка данных")
     assert asked == ["какие данные обрабатывались в 2022 году"]
+
+
+def test_the_shipped_lemma_table_is_what_the_analyzer_reads_now() -> None:
+    """Regenerate with `python -m docshelf.text.lemmas` after editing the dictionary or upgrading pymorphy3."""
+    shipped = json.loads((Path(lemmas.__file__).parents[1] / "data" / lemmas.SHIPPED).read_text(encoding="utf-8"))
+    assert shipped == lemmas.default_table()
+    assert lemmas.lemma_keys("лимита") == {"~лимит"}  # a word outside the table is read by the analyzer
