@@ -88,6 +88,10 @@ class SearchError(DocShelfError):
     """A search or evaluation request that cannot run: empty query, unknown filter, bad synonyms or queries file."""
 
 
+class IndexBusyError(SearchError):
+    """The index a call needs is not built and the server's build queue is full: retry later (``text.buildqueue``)."""
+
+
 class ModelError(DocShelfError):
     """A meaning model the shelf names cannot be loaded or reached (a missing folder, file, extra or endpoint)."""
 

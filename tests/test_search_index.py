@@ -16,9 +16,11 @@ import pytest
 from test_search import DOCS, PD_LAW, _make_shelf
 
 from docshelf.build.pipeline import DocOptions
+from docshelf.errors import IndexBusyError
 from docshelf.shelf import gitrepo
 from docshelf.shelf import store as shelf
 from docshelf.text import indexcache, ranking, search
+from docshelf.text.buildqueue import BuildQueue
 from docshelf.text.sections import is_apparatus
 
 
@@ -233,3 +235,58 @@ def test_a_section_of_contents_lines_is_apparatus_whatever_its_title() -> None:
     body = "The UPDATE message carries routes.\n\nSee Section 4.1 ........ for the header.\n\nIt has three fields."
     assert not is_apparatus("4.3. UPDATE Message Format", body)  # one leader line among text
     assert not is_apparatus("Статья 2. Основные понятия", "1) информация - сведения;\n\n2) оператор - лицо;")
+
+
+def test_index_builds_for_other_commits_wait_in_one_bounded_queue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One build at a time, two waiting, the rest told to retry; a commit whose index is cached never waits."""
+    root = _make_shelf(tmp_path / "shelf", DOCS)
+    law = next(p for p in (root / "docs").rglob("*.md") if "index" not in p.name)
+    commits = []
+    for n in range(5):
+        law.write_text(law.read_text(encoding="utf-8") + f"\nРедакция {n}.\n", encoding="utf-8")
+        commits.append(gitrepo.commit(root, f"Edition {n}"))
+    queue = BuildQueue(running=1, waiting=2)
+    monkeypatch.setattr(indexcache, "BUILDS", queue)
+    release, lock, running, peak = threading.Event(), threading.Lock(), [0], [0]
+    real = indexcache.make_index
+
+    def held(root: Path, commit: str, target: Path) -> str:  # a build that lasts until the test lets it finish
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        release.wait(60)
+        try:
+            return real(root, commit, target)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(indexcache, "make_index", held)
+    outcomes: list[object] = []
+
+    def ask(commit: str) -> None:
+        try:
+            outcomes.append(search.search(root, "персональные данные", at=commit).commit)
+        except IndexBusyError as exc:
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=ask, args=(c,)) for c in commits]
+    for t in threads:
+        t.start()
+    deadline = threading.Event()
+    for _ in range(600):  # until the two that found the queue full have answered (a readiness wait, no timing)
+        if sum(isinstance(o, IndexBusyError) for o in outcomes) == 2:
+            break
+        deadline.wait(0.1)
+    release.set()
+    for t in threads:
+        t.join(60)
+    refused = [o for o in outcomes if isinstance(o, IndexBusyError)]
+    assert len(refused) == 2 and all("Retry in about" in str(e) for e in refused)
+    assert peak[0] == 1 and queue.started == 3 and queue.refused == 2
+    queue.configure(running=1, waiting=0)
+    built = [c for c in commits if indexcache.index_path(root, c).exists()]
+    assert sorted(o for o in outcomes if isinstance(o, str)) == sorted(built) and len(built) == 3
+    assert all(search.search(root, "данные", at=c).commit == c for c in built)  # cached: no slot needed

@@ -83,6 +83,20 @@ def _say(message: str) -> None:
     type=click.FloatRange(min=0.1),
     help="Seconds a connection may take to send a request header (http); idle ones are closed after it.",
 )
+@click.option(
+    "--max-builds",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Search-index builds for other commits (`at`) that run at once.",
+)
+@click.option(
+    "--waiting-builds",
+    default=4,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="More builds that may wait for one; past them a call is told to retry later.",
+)
 def serve(
     shelf_dir: Path | None,
     transport: str,
@@ -96,6 +110,8 @@ def serve(
     allowed_host: tuple[str, ...],
     refs: tuple[str, ...],
     header_timeout: float,
+    max_builds: int,
+    waiting_builds: int,
 ) -> None:
     """Serve the shelf over MCP (read_index, fetch; shelf:// resources), pinned, audited and fenced."""
     if at is not None and follow is not None:
@@ -120,6 +136,8 @@ def serve(
         allowed_hosts=allowed_host,
         refs=refs,
         header_timeout=header_timeout,
+        max_builds=max_builds,
+        waiting_builds=waiting_builds,
     )
     serve_shelf(options, say=_say)
 

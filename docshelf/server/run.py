@@ -19,7 +19,7 @@ from docshelf.server.httpapp import allowed_hosts_for, connection_guard, create_
 from docshelf.server.ops import Metrics, Readiness
 from docshelf.server.pin import Pin, ReadableRefs, check_pattern
 from docshelf.shelf import gitrepo
-from docshelf.text import warmup
+from docshelf.text import buildqueue, warmup
 
 Say = Callable[[str], None]
 
@@ -38,6 +38,8 @@ class ServeOptions:
     allowed_hosts: tuple[str, ...] = ()
     refs: tuple[str, ...] = ()  # readable refs for `at`; empty: the served branch and the tags
     header_timeout: float = HEADER_TIMEOUT_S
+    max_builds: int = buildqueue.RUNNING  # index builds for other commits at once (text.buildqueue)
+    waiting_builds: int = buildqueue.WAITING  # more that may wait for a slot; past them a call is told to retry
 
 
 def check_http(host: str, tokens_file: Path | None, allowed_hosts: tuple[str, ...]) -> None:
@@ -88,6 +90,7 @@ def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
     hosts = allowed_hosts_for(opts.host, opts.allowed_hosts) if http else []
     verifier = TokenFileVerifier(opts.tokens_file) if opts.tokens_file is not None else None
     pin = _pin(opts.root, opts.at, opts.follow, opts.refs, say)
+    buildqueue.BUILDS.configure(opts.max_builds, opts.waiting_builds)
     follower = None
     if opts.follow is not None:
         follower = Follower(opts.root, opts.follow, pin, interval=opts.follow_interval, log=say,

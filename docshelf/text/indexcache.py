@@ -32,6 +32,7 @@ from docshelf.errors import DocShelfError
 from docshelf.shelf import gitrepo
 from docshelf.text import searchindex as ix
 from docshelf.text import synonyms
+from docshelf.text.buildqueue import BUILDS
 from docshelf.text.fts5index import Fts5Index
 from docshelf.text.sections import is_meta, read_documents, read_shelf
 
@@ -127,7 +128,9 @@ def _ensure(root: Path, commit: str, target: Path) -> None:
     with _build_lock(target):
         if _is_current(target):
             return  # built by whoever held the lock before us
-        make_index(root, commit, target)
+        # Callers of one commit wait for its builder above; builders of different commits share a bounded queue.
+        with BUILDS.slot(commit):
+            make_index(root, commit, target)
         _ready.add((target, target.stat().st_ino))
     prune(target.parent, keep=target)
 
