@@ -45,8 +45,8 @@ from docshelf.text import lemmas
 from docshelf.text.analyzer import Token, is_ref_key, query_tokens, tokens
 
 SHELF_FILE = "synonyms.json"
-_DIGIT = re.compile(r"\d")
 SWITCH = "use_default_synonyms"
+_DIGIT = re.compile(r"\d")
 MAX_CONCEPTS = 24  # a 10k-character query must not become a 1,500-term MATCH expression
 _WINDOW_SLACK = 1  # extra query words allowed between the words of a matched member
 
@@ -62,7 +62,7 @@ class Phrase:
     matches: tuple[frozenset[str], ...] = ()
     words: tuple[str, ...] = ()  # the normalized word of each key of ``seq`` ("" where it has no forms)
 
-    def spellings(self) -> set[tuple[str, ...]]:
+    def spellings(self) -> frozenset[tuple[str, ...]]:
         """``seq`` and the same words in their other common forms, as the text may say them (a few at most)."""
         return _spellings(self.seq, self.words)
 
@@ -71,14 +71,14 @@ MAX_SPELLINGS = 8  # forms of one member searched (a long member's product of fo
 
 
 @lru_cache(maxsize=20_000)
-def _spellings(seq: tuple[str, ...], words: tuple[str, ...]) -> set[tuple[str, ...]]:
+def _spellings(seq: tuple[str, ...], words: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
     options = [lemmas.form_keys(w) if w else (k,) for k, w in zip(seq, words or ("",) * len(seq), strict=True)]
     out = {seq}
     for combo in itertools.product(*options):
         if len(out) >= MAX_SPELLINGS:
             break
         out.add(combo)
-    return out
+    return frozenset(out)  # cached and shared: never to be changed by a caller
 
 
 def query_matches(tok: Token) -> frozenset[str]:
