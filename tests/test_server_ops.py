@@ -82,6 +82,8 @@ def test_metrics_count_calls_errors_and_index_builds(small: Path, served: tuple[
     assert 'docshelf_errors_total{tool="fetch"} 1.0' in lines
     assert 'docshelf_call_seconds_count{tool="read_index"} 1.0' in lines
     assert "docshelf_index_builds_total 1.0" in lines and "docshelf_ready 1.0" in lines
+    assert {'docshelf_index_queue{state="queued"} 0.0', 'docshelf_index_queue{state="refused"} 0.0'} <= lines
+    assert any(line.startswith('docshelf_index_queue{state="started"} ') for line in lines)
     assert f'docshelf_served_commit_info{{commit="{head}",label="HEAD"}} 1.0' in lines
     # Names a client invents are counted as «other»: they never become labels, so /metrics does not grow.
     sizes = []

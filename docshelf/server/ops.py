@@ -4,8 +4,9 @@
 * ``/readyz`` is 200 once the served commit is loaded and its search index is built, 503 before
   (at start, and for the moment after ``--follow`` moves to a new commit); load balancers route
   only to ready replicas. Both name the commit, so an operator can see which replica serves what.
-* ``/metrics``: calls, errors and latency per tool, the served commit, search-index builds and
-  refused connections, every name prefixed ``docshelf_``. Each server has its own registry, so
+* ``/metrics``: calls, errors and latency per tool, the served commit, search-index builds (and the
+  bounded queue of builds for other commits: started, queued now, refused) and refused connections,
+  every name prefixed ``docshelf_``. Each server has its own registry, so
   two servers in one process (tests) do not mix their counts.
 
 None of them needs a token (a load balancer has none), and none says anything about the shelf's
@@ -31,6 +32,7 @@ from starlette.responses import JSONResponse, Response
 from docshelf.errors import DocShelfError
 from docshelf.server.pin import Pin
 from docshelf.text import warmup
+from docshelf.text.buildqueue import BUILDS
 
 READY_POLL_S = 0.5  # how soon a moved pin is noticed and its index built
 
@@ -52,6 +54,14 @@ class Metrics:
         self.ready = Gauge("docshelf_ready", "1 when the served commit's search index is built.", registry=r)
         self.refused = Counter("docshelf_connections_refused", "Connections closed at the edge.", ["reason"],
                                registry=r)  # fmt: skip
+        queue = "Index builds of the bounded queue (text/buildqueue.py)"
+        self.builds = Gauge("docshelf_index_queue", f"{queue}: started, queued now, refused.", ["state"], registry=r)
+
+    def read_queue(self) -> None:
+        """The build queue's counts as they are now (read when /metrics is rendered)."""
+        self.builds.labels("started").set(BUILDS.started)
+        self.builds.labels("queued").set(BUILDS.queued)
+        self.builds.labels("refused").set(BUILDS.refused)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -153,4 +163,5 @@ class Readiness:
                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
                 )
         self.metrics.ready.set(1 if self.ready_commit == self.pin.current else 0)
+        self.metrics.read_queue()
         return Response(self.metrics.render(), media_type=CONTENT_TYPE_LATEST)

@@ -37,6 +37,12 @@ class BuildQueue:
             self._slots = threading.BoundedSemaphore(running)
             self._queued = 0
 
+    @property
+    def queued(self) -> int:
+        """Builds running or waiting now."""
+        with self._guard:
+            return self._queued
+
     @contextmanager
     def slot(self, commit: str) -> Iterator[None]:
         slots = self._slots
