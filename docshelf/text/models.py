@@ -88,7 +88,20 @@ def _spec(raw: Any, key: str, shelf: Path) -> Spec | None:
 
 
 def specs(shelf: Path) -> tuple[Spec | None, Spec | None]:
-    """The encoder and the reranker the shelf names (``None``: the bundled encoder / no reranker)."""
+    """The encoder and the reranker the shelf names (``None``: the bundled encoder / no reranker).
+
+    A search asks up to three times (rerank wanted, which encoder, which reranker): the file is parsed once per
+    version of it, told apart by its modification time and size.
+    """
+    try:
+        stat = (shelf / config.CONFIG_FILE).stat()
+    except OSError:
+        return _specs_of(shelf, -1, -1)  # config.load says what is missing
+    return _specs_of(shelf, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _specs_of(shelf: Path, _mtime_ns: int, _size: int) -> tuple[Spec | None, Spec | None]:
     cfg = config.load(shelf)
     return _spec(cfg.encoder, "encoder", shelf), _spec(cfg.reranker, "reranker", shelf)
 
