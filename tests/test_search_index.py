@@ -275,11 +275,11 @@ def test_index_builds_for_other_commits_wait_in_one_bounded_queue(
     threads = [threading.Thread(target=ask, args=(c,)) for c in commits]
     for t in threads:
         t.start()
-    deadline = threading.Event()
+    pause = threading.Event()  # never set: wait(0.1) is a sleep
     for _ in range(600):  # until the two that found the queue full have answered (a readiness wait, no timing)
         if sum(isinstance(o, IndexBusyError) for o in outcomes) == 2:
             break
-        deadline.wait(0.1)
+        pause.wait(0.1)
     release.set()
     for t in threads:
         t.join(60)
