@@ -42,9 +42,34 @@ def test_quality_is_the_last_key_of_the_meta_and_a_clean_build_meets_the_floors(
     stored = json.loads((new_shelf / doc.meta_path).read_text(encoding="utf-8"))
     assert list(stored)[-1] == "quality"
     q = stored["quality"]
-    assert q["contents"] == {"source": "outline", "expected": 9, "found": 9, "share": 1.0, "missing": []}
+    assert q["contents"] == {
+        "source": "outline",
+        "expected": 9,
+        "found": 9,
+        "share": 1.0,
+        "missing": [],
+        "unlisted": [],
+    }
     assert q["furniture_lines"] == 0 and q["false_headings"] == [] and q["warnings"] == []
     assert check.check(new_shelf, strict=True) == []
+
+
+def test_a_partial_outline_is_checked_against_the_bodys_numbering(new_shelf: Path, manual_pdf: Path) -> None:
+    """An outline that lists «2.1» and «3.2» but not the «2.2» and «3.1» the body heads is partial: the
+    record and the warnings say so instead of counting the outline's own entries as the whole map."""
+    partial = new_shelf.parent / "manual-partial-outline.pdf"
+    with pymupdf.open(manual_pdf) as doc:
+        doc.set_toc([e for e in doc.get_toc(simple=True) if e[1] not in ("2.2 Configuration", "3.1 Daily Checks")])
+        doc.save(partial)
+    (doc,) = shelf.add(new_shelf, [partial], DocOptions("", "manuals"), progress=_quiet)
+    q = doc.meta.to_json()["quality"]
+    assert q["contents"]["unlisted"] == ["2.2", "3.1"]
+    (warning,) = [w for w in q["warnings"] if "leaves out" in w]
+    assert "outline leaves out 2 numbered heading(s)" in warning and "2.2, 3.1" in warning
+    full = shelf.add(new_shelf, [manual_pdf], DocOptions("", "manuals", id="Manual full"), progress=_quiet)
+    whole = full[0].meta.to_json()["quality"]
+    assert whole["contents"]["unlisted"] == []  # a whole outline: nothing unlisted
+    assert q["headings"] == whole["headings"] == 9  # the body's «2.2» and «3.1» are headings all the same
 
 
 def test_strict_check_fails_a_document_below_the_contents_floor(new_shelf: Path, phantom_pdf: Path) -> None:

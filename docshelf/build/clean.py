@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
+from docshelf.convert.wordbreaks import join_broken_words
 from docshelf.law.grammar import HEADINGS, STRUCTURAL_START
 from docshelf.model import Block
 
@@ -381,6 +382,7 @@ PASSES: tuple[Callable[[Blocks], Blocks], ...] = (
     join_letter_spacing,
     drop_empty,
     merge_split_tables,
+    join_broken_words,
     join_page_breaks,
     mark_editorial,
 )

@@ -108,6 +108,27 @@ def heading_gaps(headings: Sequence[Heading]) -> list[str]:
     return out
 
 
+def unlisted_headings(entries: Sequence[ContentsEntry], headings: Sequence[Heading]) -> list[str]:
+    """Numbered headings the body prints that the document's map leaves out beside listed siblings.
+
+    A map is the author's statement, but an outline may be partial (bookmarks for «1.2» and «1.4»
+    while the body heads «1.3» too): checked against the body's own numbering, it is not trusted
+    alone. A map that lists no sibling at that depth is shallower, not partial, and says nothing.
+    """
+    listed = {e.number.rstrip(".") for e in entries if e.number}
+    parents = {n.rpartition(".")[0] for n in listed if _DECIMAL_NUMBER.match(n)}
+    return list(
+        dict.fromkeys(
+            h.number
+            for h in headings
+            if h.kind == "num"
+            and _DECIMAL_NUMBER.match(h.number)
+            and h.number not in listed
+            and h.number.rpartition(".")[0] in parents
+        )
+    )
+
+
 def unaligned_tables(blocks: Iterable[Block]) -> int:
     """Markdown tables with a row whose cell count differs from the header's (cells out of their columns)."""
     count = 0
@@ -156,6 +177,7 @@ def assess(
             "found": found,
             "share": round(found / len(entries), 3) if entries else None,
             "missing": [e.label for e in missing],
+            "unlisted": unlisted_headings(entries, headings) if entries else [],
         },
         "headings": len(headings),
         "numbering_gaps": gaps,
@@ -187,6 +209,11 @@ def quality_warnings(q: dict[str, Any]) -> list[str]:
         out.append(
             f"contents: {c['found']} of {c['expected']} entries of the document's {c['source']} found as "
             f"headings ({c['found'] / c['expected']:.3f}); missing: {_some(c['missing'])}"
+        )
+    if unlisted := c.get("unlisted"):
+        out.append(
+            f"contents: the document's {c['source']} leaves out {len(unlisted)} numbered heading(s) the body prints "
+            f"beside entries it lists: {_some(unlisted)} (the {c['source']} is partial; the body's numbering cut them)"
         )
     if q["numbering_gaps"]:
         out.append(f"numbering: {_some(q['numbering_gaps'])}")

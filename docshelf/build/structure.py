@@ -183,7 +183,10 @@ def _approved(blocks: tuple[Block, ...]) -> dict[int, tuple[str, int, str]]:
 
 
 def _with_map(
-    candidates: dict[int, tuple[str, int, str]], mapped: Sequence[Found], contents: frozenset[str]
+    blocks: tuple[Block, ...],
+    candidates: dict[int, tuple[str, int, str]],
+    mapped: Sequence[Found],
+    contents: frozenset[str],
 ) -> dict[int, tuple[str, int, str]]:
     """The map's headings, and the grammar's where the map is silent.
 
@@ -201,6 +204,7 @@ def _with_map(
     depth = max((n.count(".") + 1 for n in numbers), default=0)
     below = max((f.rank for f in mapped), default=MAP_RANK) + 1
     first = min((f.index for f in mapped), default=0)
+    placed = {f.number: f.index for f in mapped if f.kind == "num" and f.number}
     for i, (kind, rank, number) in sorted(candidates.items()):
         if i in out or kind in ("big", "source") or i < first:
             continue  # before the map's first heading: the title page and the printed contents
@@ -212,9 +216,37 @@ def _with_map(
                 numbers.add(number)
             elif number.count(".") + 1 > depth and parent in numbers:
                 out[i] = (kind, below + number.count("."), number)
+            elif number not in numbers and _between_listed_siblings(blocks, i, number, placed):
+                # The map is partial (an outline missing «2.2» between «2.1» and «2.3»): the body's own
+                # numbering and the siblings' style decide; quality reports it as unlisted.
+                out[i] = (kind, depth_rank.get(number.count("."), below + number.count(".")), number)
+                numbers.add(number)
+                placed[number] = i
             continue
         out[i] = (kind, kind_rank.get(kind, below + rank), number)
     return out
+
+
+def _style(b: Block) -> tuple[str, int, bool, float]:
+    return b.kind, b.level, b.bold, round(b.size, 1)
+
+
+def _between_listed_siblings(blocks: tuple[Block, ...], i: int, number: str, placed: dict[str, int]) -> bool:
+    """A numbered line the map skips, set as its listed neighbours are: the sibling before it comes
+    before it, or the one after it comes after it, in the same style («2.2» between headings «2.1»
+    and «2.3»; «3.1» before a listed «3.2»), a style body text does not have. A list item «5.» after
+    chapter 4 is body text, not a heading."""
+    parent, _, leaf = number.rpartition(".")
+    if not leaf.isdigit():
+        return False
+    prefix = f"{parent}." if parent else ""
+    before, after = placed.get(f"{prefix}{int(leaf) - 1}"), placed.get(f"{prefix}{int(leaf) + 1}")
+    style = _style(blocks[i])
+    if not (blocks[i].kind == "heading" or blocks[i].bold or blocks[i].level or blocks[i].size >= 1.1):
+        return False  # set as body text (an RFC, a figure's «4. TIME-WAIT …»): style tells nothing
+    return (before is not None and before < i and _style(blocks[before]) == style) or (
+        after is not None and after > i and _style(blocks[after]) == style
+    )
 
 
 def find_headings(
@@ -230,7 +262,7 @@ def find_headings(
     candidates = {i: m for i, b in enumerate(blocks) if (m := _match(b)) is not None}
     candidates.update(_approved(blocks))
     if mapped:
-        return _levelled(blocks, _with_map(candidates, mapped, contents))
+        return _levelled(blocks, _with_map(blocks, candidates, mapped, contents))
     if any(kind == "statya" for kind, _, _ in candidates.values()):
         # In a law, «1.» under an article is a part of it, not a heading, unless it is styled as one.
         candidates = {

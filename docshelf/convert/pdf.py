@@ -23,9 +23,9 @@ from typing import Any
 from docshelf.convert import columns, ocr, tables
 from docshelf.convert.tables import markdown_table as tables_md
 from docshelf.convert.text import meaningful_title
+from docshelf.convert.wordbreaks import UNMAPPED, Vocabulary, attach_drop_caps, join_lines, without_unmapped
 from docshelf.errors import ConversionError, NoTextLayerError
 from docshelf.law.grammar import HEADINGS, NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
-from docshelf.law.lexicon import COMPOUND_HEADS
 from docshelf.model import Block, Converted
 
 # Heading kinds whose line always opens a new heading, even right under another bold line.
@@ -35,7 +35,6 @@ _SUPERSCRIPT_FLAG = 1
 _MARGIN = 0.07  # share of the page height treated as header/footer zone
 # A broken ToUnicode map gives tokens like «На8<5=>ва=85»: letters glued to symbols inside a word.
 _GARBLED = re.compile(r"[^\W\d_][<>@=?;$!^|~]+[^\W_]|\d[<>@=?;$!^|~]+[^\W\d_]")
-_WORD = re.compile(r"\w+", re.UNICODE)
 _PLAIN_WORD = re.compile(r"^[(\"«]?[A-Za-zА-Яа-яЁё]{2,}[)\"».,;:]?$")
 _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
@@ -133,9 +132,10 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
         print(junk.getvalue(), file=sys.stderr, end="")
 
     _check_text_layer(pages, name)
+    unmapped = _repair_lines(pages)
     body_size = _body_size(pages)
     _mark_accents(pages, body_size)
-    vocabulary = _vocabulary(pages)
+    vocabulary = Vocabulary.of(ln.text for lines in pages for ln in lines)
     blocks: list[Block] = []
     for lines, found in zip(pages, page_tables, strict=True):
         blocks.extend(_page_blocks(lines, found, body_size, vocabulary))
@@ -146,8 +146,36 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
         pages=page_count,
         title=meaningful_title(meta_title),
         outline=outline,
-        warnings=(f"OCR ({ocr.ocr_languages()}) read page(s) {', '.join(map(str, ocr_pages))}",) if ocr_pages else (),
+        warnings=tuple(_warnings(ocr_pages, unmapped)),
     )
+
+
+def _warnings(ocr_pages: list[int], unmapped: list[int]) -> Iterator[str]:
+    if ocr_pages:
+        yield f"OCR ({ocr.ocr_languages()}) read page(s) {', '.join(map(str, ocr_pages))}"
+    if unmapped:
+        yield (
+            f"the text layer has no character for some glyphs on page(s) {', '.join(map(str, unmapped))}: each "
+            "is set as a space between words; compare those lines with the PDF (re-export it with its fonts "
+            "embedded, or OCR it) before quoting them"
+        )
+
+
+def _repair_lines(pages: list[list[_Line]]) -> list[int]:
+    """Drop caps glued to the word they begin, unmapped glyphs made spaces (``wordbreaks``).
+
+    Returns the pages where the text layer had glyphs without a character, for the build to say so.
+    """
+    unmapped: set[int] = set()
+    for lines in pages:
+        for i in sorted(attach_drop_caps(lines), reverse=True):
+            del lines[i]
+        for ln in lines:
+            if UNMAPPED in ln.text:
+                unmapped.add(ln.page)
+                ln.text = without_unmapped(ln.text)
+                ln.cells = [columns.Cell(c.x0, c.x1, without_unmapped(c.text)) for c in ln.cells]
+    return sorted(unmapped)
 
 
 def _needs_ocr(page: object, lines: list[_Line]) -> bool:
@@ -328,17 +356,8 @@ def _mark_accents(pages: list[list[_Line]], body_size: float) -> None:
             ln.accent = bool(other) and not ln.bold and abs(ln.size - body_size) <= 0.6 and not ln.blank
 
 
-def _vocabulary(pages: list[list[_Line]]) -> frozenset[str]:
-    """Hyphenated words seen inside lines: decides whether a hyphen at a line end is real."""
-    seen: set[str] = set()
-    for lines in pages:
-        for ln in lines:
-            seen.update(m.lower() for m in re.findall(r"\w+-\w+", ln.text[:-1]))
-    return frozenset(seen)
-
-
 def _page_blocks(
-    lines: list[_Line], found: list[tables.PageTable], body_size: float, vocab: frozenset[str]
+    lines: list[_Line], found: list[tables.PageTable], body_size: float, vocab: Vocabulary
 ) -> Iterator[Block]:
     top = [ln for ln in lines if ln.margin == "top" and not ln.blank]
     bottom = [ln for ln in lines if ln.margin == "bottom" and not ln.blank]
@@ -466,13 +485,13 @@ def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
     return indented and ln.x0 > prev.x0 + 0.8 * size and clause
 
 
-def _block(lines: list[_Line], body_size: float, vocab: frozenset[str]) -> Block:
+def _block(lines: list[_Line], body_size: float, vocab: Vocabulary) -> Block:
     if _is_art(lines[0]):
         body = "\n".join(ln.text.rstrip() for ln in lines)
         return Block(text=f"```\n{body}\n```", page=lines[0].page)
     text = lines[0].text.strip()
     for ln in lines[1:]:
-        text = _join(text, ln.text.strip(), vocab)
+        text = join_lines(text, ln.text.strip(), vocab)
     text = re.sub(r"[ \t]{2,}", " ", text)
     size = max(ln.size for ln in lines)
     # A short line in an accent font is the source's hint of a heading (level unknown: the lowest).
@@ -484,23 +503,3 @@ def _block(lines: list[_Line], body_size: float, vocab: frozenset[str]) -> Block
         bold=all(ln.bold for ln in lines),
         size=round(size / body_size, 2) if body_size else 1.0,
     )
-
-
-def _join(left: str, right: str, vocab: frozenset[str]) -> str:
-    """Join two lines of one paragraph, undoing line-break hyphenation but keeping real hyphens."""
-    if left.endswith("\u00ad"):
-        return left[:-1] + right
-    if left.endswith("-") and len(left) > 1 and left[-2].isalnum():
-        head = _WORD.findall(left[:-1])[-1] if _WORD.findall(left[:-1]) else ""
-        tail_words = _WORD.findall(right)
-        tail = tail_words[0] if tail_words else ""
-        keep = (
-            not tail
-            or head[-1:].isdigit()
-            or tail[:1].isupper()
-            or tail[:1].isdigit()
-            or f"{head}-{tail}".lower() in vocab
-            or head.lower() in COMPOUND_HEADS
-        )
-        return left + right if keep else left[:-1] + right
-    return left + " " + right
