@@ -396,6 +396,7 @@ def demo(directory: Path | None) -> None:
     run_demo(directory)
 
 
+from docshelf.firststeps import config_cmd, convert_cmd, doctor_cmd  # noqa: E402
 from docshelf.server.commands import audit, serve, token  # noqa: E402  (the group above must exist first)
 from docshelf.web.command import web  # noqa: E402
 
@@ -403,6 +404,9 @@ cli.add_command(serve)
 cli.add_command(token)
 cli.add_command(audit)
 cli.add_command(web)
+cli.add_command(convert_cmd)
+cli.add_command(doctor_cmd)
+cli.add_command(config_cmd)
 
 
 def main() -> None:

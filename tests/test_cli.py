@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -96,6 +97,13 @@ def test_demo_runs(tmp_path: Path) -> None:
     verdicts = [line for line in out.splitlines() if line.startswith("verdict: ")]
     assert [v.split()[1] for v in verdicts] == ["ok", "not_found"]  # the honest quote, then the altered one
     assert "bytes of Markdown" in out
+    # The next command it suggests runs as printed, from a shell where the venv is not activated.
+    (hint,) = [line for line in out.splitlines() if line.startswith("Explore it: ")]
+    explore = shlex.split(hint.removeprefix("Explore it: ").split("   ·   ")[0])
+    bare = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
+    walked = subprocess.run(explore, capture_output=True, text=True, encoding="utf-8", timeout=300,
+                            env={**bare, "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert walked.returncode == 0 and walked.stdout.startswith("# "), walked.stderr
 
 
 VERBS_WITH_A_FILE = [

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from server_support import child_env, git
+from server_support import HANG_S, child_env, git
 
 from docshelf.build.pipeline import DocOptions
 from docshelf.shelf import check, gitrepo
@@ -52,7 +52,7 @@ def add(root: Path, src: Path, doc_id: str, **env: str) -> subprocess.CompletedP
         text=True,
         encoding="utf-8",
         env=child_env(**env),
-        timeout=120,
+        timeout=HANG_S,
     )
 
 
@@ -114,7 +114,7 @@ def test_a_second_writer_waits_for_the_lock(tmp_path: Path) -> None:
         time.sleep(0.5)  # it keeps waiting: nothing is written while the lock is held
         assert "Another docshelf write is running" in first and proc.poll() is None
         assert gitrepo.resolve(root, "refs/heads/main") == old
-    assert proc.wait(timeout=120) == 0
+    assert proc.wait(timeout=HANG_S) == 0
     proc.stderr.close()
     assert git(root, "rev-parse", "HEAD^") == old and status(root) == ""
 
@@ -143,7 +143,7 @@ def test_two_concurrent_adds_both_land(tmp_path: Path) -> None:
         )
         for n in (1, 2)
     ]
-    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    assert [p.wait(timeout=HANG_S) for p in procs] == [0, 0]
     assert git(root, "rev-parse", "HEAD^^") == old  # two commits, one after the other: none lost
     assert {"docs/internal/p-1.md", "docs/internal/p-2.md"} <= tracked(root)
     assert status(root) == ""
@@ -156,7 +156,7 @@ def docshelf(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[
         text=True,
         encoding="utf-8",
         env=child_env(**env),
-        timeout=120,
+        timeout=HANG_S,
     )
 
 

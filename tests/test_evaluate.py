@@ -76,6 +76,19 @@ def test_ranks_and_metrics(law: Path, paths: dict[str, str]) -> None:
     assert m.ndcg == pytest.approx((1 + 1 / math.log2(4)) / 2)
     assert report.overall.empty_rate == 0.25
     assert report.queries[3].relevant == 0 and report.queries[3].ndcg == 0.0
+    # «d»'s answer is on no section of this shelf: the report names it and scores the other three apart.
+    assert report.unreachable == ["d"] and report.reachable is not None
+    assert (report.reachable.n, report.reachable.hit_at_1) == (3, pytest.approx(2 / 3))
+    table = report.format_table()
+    assert "1 of 4 labelled queries have their answer in no section of this shelf" in table and "'d'" in table
+    assert "the other 3 queries: hit@1 0.67, hit@2 0.67" in table
+
+
+def test_a_shelf_holding_every_answer_reports_none_unreachable(law: Path, paths: dict[str, str]) -> None:
+    queries = [{"query": "a", "gold": "не дольше, чем этого требуют цели", "kind": "morph"}]
+    report = evaluate(law, queries, k=2, engine=scripted({"a": Ranking([paths["1"]])}))
+    assert report.unreachable == [] and report.reachable is None
+    assert "no section of this shelf" not in report.format_table()
 
 
 def test_low_confidence_is_scored_against_whether_the_first_hit_is_right(law: Path, paths: dict[str, str]) -> None:
@@ -133,7 +146,7 @@ def test_docshelf_search_is_the_default_engine(law: Path) -> None:
     report = evaluate(law, queries)
     assert report.overall.hit_at_1 == 1.0 and report.commit == gitrepo.resolve(law)
     data = json.loads(json.dumps(report.to_dict(), ensure_ascii=False))
-    assert set(data) == {"commit", "k", "overall", "by_kind", "queries"}
+    assert set(data) == {"commit", "k", "overall", "by_kind", "queries", "unreachable", "reachable"}
     table = report.format_table()
     assert "overall" in table and "paraphrase" in table and "unanswerable" in table
 

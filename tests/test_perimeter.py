@@ -12,13 +12,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
 import pytest
-from server_support import child_env, free_port
+from server_support import HANG_S, child_env, free_port, stop, wait_until_ready
 
 from docshelf.convert.pdf_layout import convert_pdf_layout
 from docshelf.errors import MissingDependencyError
@@ -135,22 +134,11 @@ def served(shelf_dir: Path, home: Path) -> Iterator[int]:
         env=empty_home_env(home),
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            try:
-                if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1.0).status_code == 200:
-                    break
-            except httpx2.TransportError:
-                pass
-            assert time.monotonic() < deadline, "server did not come up"
-            time.sleep(0.2)
+        url = f"http://127.0.0.1:{port}/healthz"
+        wait_until_ready(proc, lambda: httpx2.get(url, timeout=HANG_S).status_code == 200, "docshelf serve")
         yield port
     finally:
-        proc.terminate()
-        proc.wait(timeout=15)
-        if proc.stderr:
-            proc.stderr.close()
+        stop(proc)
 
 
 def test_add_search_and_serve_write_and_look_up_nothing_outside(shelf_dir: Path, home: Path, served: int) -> None:
@@ -160,7 +148,7 @@ def test_add_search_and_serve_write_and_look_up_nothing_outside(shelf_dir: Path,
     hits = json.loads(docshelf(env, "search", "тестовые данные", "--shelf", str(shelf_dir), "--json").stdout)
     assert hits["hits"], hits
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read_index", "arguments": {}}}
-    answer = httpx2.post(f"http://127.0.0.1:{served}/mcp", json=call, headers=HEADERS, timeout=30)
+    answer = httpx2.post(f"http://127.0.0.1:{served}/mcp", json=call, headers=HEADERS, timeout=HANG_S)
     assert answer.status_code == 200, answer.text
     assert answer.json()["result"]["structuredContent"]["commit"] == hits["commit"]
     assert contents(home) == []
@@ -174,7 +162,7 @@ def test_import_and_conversion_load_no_ml_runtime_and_look_nothing_up(tmp_path: 
         text=True,
         encoding="utf-8",
         env=empty_home_env(tmp_path),
-        timeout=120,
+        timeout=HANG_S,
         cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr

@@ -23,7 +23,7 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from server_support import child_env, free_port, http_server, write_launcher
+from server_support import HANG_S, child_env, free_port, http_server, write_launcher
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "ru-regulations"
@@ -133,6 +133,25 @@ def _fetch_by_ref(run: Run) -> None:
     assert got["text"].startswith("2. ") and got["span"][1] - got["span"][0] >= len(got["text"])
 
 
+def _convert_sections(run: Run) -> None:
+    _ok(run)
+    rows = [line.split("\t") for line in run.out.splitlines()]
+    assert any(r[1] == "ст. 19" for r in rows) and all(r[0].startswith("docs/") for r in rows)
+
+
+def _stdio_config(run: Run) -> None:
+    _ok(run, "paste into")
+    entry = json.loads(run.out)["mcpServers"]["docshelf"]
+    assert Path(entry["command"]).is_absolute() and Path(entry["args"][-1]).is_absolute()
+
+
+def _http_config(run: Run) -> None:
+    _ok(run, "DOCSHELF_TOKEN")
+    entry = json.loads(run.out)["mcpServers"]["docshelf"]
+    assert entry["url"] == "http://docshelf.corp.local:8765/mcp"
+    assert entry["headers"] == {"Authorization": "Bearer ${env:DOCSHELF_TOKEN}"}
+
+
 CHECKS: dict[str, Callable[[Run], None]] = {
     "docshelf demo": lambda run: _ok(run, "verify_quote", "ok", "not_found"),
     "docshelf init my-shelf --name 'ИБ: нормативная база'": lambda run: _ok(run, "Created shelf my-shelf"),
@@ -142,6 +161,8 @@ CHECKS: dict[str, Callable[[Run], None]] = {
     "docshelf add 'ПП 1119.pdf' order239.pdf --shelf my-shelf --category acts": lambda run: _ok(
         run, "ПП 1119\tdocs/acts/pp-1119/", "Приказ ФСТЭК № 239\tdocs/acts/prikaz-fstek-239/"
     ),
+    "docshelf convert 'ФЗ152.pdf' --sections": _convert_sections,
+    "docshelf doctor": lambda run: _ok(run, "ok   python", "ok   git"),
     "docshelf check --shelf my-shelf": lambda run: _ok(run, "ok: no problems"),
     "docshelf rebuild --shelf my-shelf": lambda run: _ok(run, "rebuilt: no changes"),
     "docshelf read-index --shelf my-shelf": lambda run: _ok(run, "# ИБ: нормативная база", "docs/laws/152-fz/"),
@@ -172,6 +193,8 @@ CHECKS: dict[str, Callable[[Run], None]] = {
     "docshelf serve --shelf my-shelf": lambda run: _ok(run, "# ИБ: нормативная база"),
     "docshelf token add analyst-1 --tokens tokens.json": lambda run: _ok(run, "dsk_"),
     "docshelf audit --log my-shelf/.docshelf/audit.jsonl --since 1d --client analyst-1": _audit,
+    "docshelf config claude-desktop --shelf my-shelf": _stdio_config,
+    "docshelf config cursor --url http://docshelf.corp.local:8765/mcp": _http_config,
 }
 
 
@@ -213,7 +236,7 @@ def _call_as_analyst(cwd: Path, token: str) -> None:
     with http_server(write_launcher(cwd), args, port):
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read_index", "arguments": {}}}
         headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
-        answer = httpx2.post(f"http://127.0.0.1:{port}/mcp", json=body, headers=headers, timeout=60)
+        answer = httpx2.post(f"http://127.0.0.1:{port}/mcp", json=body, headers=headers, timeout=HANG_S)
         assert answer.status_code == 200, answer.text
 
 

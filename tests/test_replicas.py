@@ -22,10 +22,9 @@ from typing import Any
 
 import httpx2
 import pytest
-from server_support import doc_path, free_port, git, http_server, make_small_shelf, make_version, write_launcher
+from server_support import HANG_S, doc_path, free_port, git, http_server, make_small_shelf, make_version, write_launcher
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-HANG_S = 30.0
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -67,7 +66,7 @@ def remote(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
         yield author, bare, f"git://127.0.0.1:{port}/shelf.git"
     finally:
         daemon.terminate()
-        daemon.wait(timeout=10)
+        daemon.wait(timeout=HANG_S)
 
 
 def replicas(stack: ExitStack, tmp_path: Path, url: str, n: int, interval: float) -> list[str]:
@@ -94,7 +93,7 @@ def call(base: str, tool: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def blob(bare: Path, commit: str, path: str) -> bytes:
     return subprocess.run(["git", "-C", str(bare), "cat-file", "blob", f"{commit}:{path}"], check=True,
-                          capture_output=True, timeout=60).stdout  # fmt: skip
+                          capture_output=True, timeout=HANG_S).stdout  # fmt: skip
 
 
 def marker(text: str) -> str:

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from server_support import (
+    HANG_S,
     SCHEMA_KEYS,
     TOOL_NAMES,
     child_env,
@@ -264,7 +265,7 @@ def test_cli_and_mcp_give_the_same_answers(demo: Path, section: str) -> None:
 
     def cli(*args: str) -> Any:
         cmd = [sys.executable, "-m", "docshelf", *args, "--shelf", str(demo), "--at", sha, "--json"]
-        return json.loads(subprocess.run(cmd, check=True, capture_output=True, env=child_env(), timeout=60).stdout)
+        return json.loads(subprocess.run(cmd, check=True, capture_output=True, env=child_env(), timeout=HANG_S).stdout)
 
     async def mcp(tool: str, args: dict[str, Any]) -> Any:
         async with Client(server_for(demo)) as client:
@@ -453,7 +454,7 @@ def test_audit_log_is_append_only_and_thread_safe(tmp_path: Path) -> None:
         for t in threads:
             t.start()
         for t in threads:
-            t.join(timeout=30)
+            t.join(timeout=HANG_S)
     lines = path.read_text(encoding="utf-8").split("\n")
     assert json.loads(lines[0])["client"] == "old" and len([x for x in lines if x]) == 401
     assert all(json.loads(x)["t"].startswith("\u2028") for x in lines[1:] if x)

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from server_support import free_port, http_server, npm_tool, write_launcher
+from server_support import HANG_S, free_port, http_server, npm_tool, write_launcher
 
 from docshelf.demo.walk import build_demo_shelf
 
@@ -52,7 +52,7 @@ def test_the_applicable_conformance_scenarios_pass(conformance: Path, served: tu
         for scenario in SCENARIOS:
             where = out / scenario
             cmd = [str(conformance), "server", "--url", f"http://127.0.0.1:{port}/mcp", "--scenario", scenario]
-            proc = subprocess.run([*cmd, "-o", str(where)], capture_output=True, text=True, timeout=120)
+            proc = subprocess.run([*cmd, "-o", str(where)], capture_output=True, text=True, timeout=HANG_S)
             checks = [c for f in where.rglob("checks.json") for c in json.loads(f.read_text(encoding="utf-8"))]
             bad = [f"{c['id']}: {c['status']}" for c in checks if c["status"] != "SUCCESS"]
             if proc.returncode != 0 or bad or not checks:

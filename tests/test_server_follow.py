@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
-from server_support import doc_path, git, make_small_shelf, make_version, payload
+from server_support import HANG_S, doc_path, git, make_small_shelf, make_version, payload
 
 from docshelf.errors import ShelfError, UnknownCommitError
 from docshelf.server.app import create_server
@@ -115,7 +115,7 @@ async def test_a_new_commit_is_served_from_the_next_tick(small: Path) -> None:
         first = (await client.call_tool("read_index", {})).structured_content["commit"]
         new = await anyio.to_thread.run_sync(make_version, small, "V2")
         before = follower.started  # steps that began before the commit was complete
-        seen, deadline = first, time.monotonic() + 60  # a guard against hanging, not a measure
+        seen, deadline = first, time.monotonic() + HANG_S  # a guard against hanging, not a measure
         while seen != new and follower.started <= before + 3 and time.monotonic() < deadline:
             await anyio.sleep(0.05)
             seen = (await client.call_tool("read_index", {})).structured_content["commit"]
@@ -154,5 +154,5 @@ async def test_a_request_never_mixes_commits(small: Path, mode: str) -> None:
                 seen |= {fetch["commit"], index["commit"]}
     finally:
         stop.set()
-        flipper.join(timeout=10)
+        flipper.join(timeout=HANG_S)
     assert seen == {one, two}

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from server_support import (
+    HANG_S,
     SCHEMA_KEYS,
     free_port,
     http_server,
@@ -273,10 +274,10 @@ async def test_real_uvicorn_on_loopback(small: Path, tokens: dict[str, Any], tmp
     launcher = write_launcher(tmp_path)
     with http_server(launcher, ["--shelf", str(small), "--tokens", str(tokens["file"]), "--audit-log", str(log)], port):
         url = f"http://127.0.0.1:{port}/mcp"
-        async with httpx2.AsyncClient(timeout=10) as anon:
+        async with httpx2.AsyncClient(timeout=HANG_S) as anon:
             assert (await anon.post(url, json=rpc("tools/list"), headers=HEADERS)).status_code == 401
         auth = {"Authorization": f"Bearer {tokens['bob']}"}
-        async with httpx2.AsyncClient(headers=auth, timeout=10) as hc:
+        async with httpx2.AsyncClient(headers=auth, timeout=HANG_S) as hc:
             for mode in MODES:
                 async with Client(streamable_http_client(url, http_client=hc), mode=mode) as client:
                     res = await client.call_tool("fetch", {"path": "docs/internal/ptkh.md"})

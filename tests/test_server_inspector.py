@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import TOOL_NAMES, free_port, http_server, make_small_shelf, npm_tool, read_lines, write_launcher
+from server_support import (
+    HANG_S,
+    TOOL_NAMES,
+    free_port,
+    http_server,
+    make_small_shelf,
+    npm_tool,
+    read_lines,
+    write_launcher,
+)
 
 from docshelf.server.auth import add_token
 from docshelf.shelf import gitrepo
@@ -40,7 +49,7 @@ def run(inspector: Path, home: Path, *args: str) -> tuple[int, Any, str]:
         capture_output=True,
         text=True,
         encoding="utf-8",
-        timeout=60,
+        timeout=HANG_S,
         env={**os.environ, "HOME": str(home)},
     )
     out = json.loads(proc.stdout) if proc.stdout.strip().startswith("{") else proc.stdout

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from server_support import free_port, http_server, make_small_shelf, read_lines, write_launcher
+from server_support import HANG_S, free_port, http_server, make_small_shelf, read_lines, write_launcher
 
 from docshelf.server.edges import MAX_WAITING_PER_CLIENT
 from docshelf.server.logs import OneLineFormatter
@@ -24,7 +24,6 @@ from docshelf.shelf import gitrepo
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read_index", "arguments": {}}}
-HANG_S = 30.0  # only a hang takes this long; the tests assert answers, never speed
 
 
 @pytest.fixture(scope="module")

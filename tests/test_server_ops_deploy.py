@@ -17,7 +17,7 @@ from typing import Any
 import httpx2
 import pytest
 import yaml
-from server_support import free_port, make_small_shelf
+from server_support import HANG_S, free_port, make_small_shelf
 
 from docshelf.cliprogress import progress
 from docshelf.server.auth import add_token
@@ -94,7 +94,7 @@ def test_the_systemd_unit_serves_with_real_options_and_is_sandboxed() -> None:
 def _docker_ok() -> bool:
     if shutil.which("docker") is None:
         return False
-    return subprocess.run(["docker", "info"], capture_output=True, timeout=60, check=False).returncode == 0
+    return subprocess.run(["docker", "info"], capture_output=True, timeout=HANG_S, check=False).returncode == 0
 
 
 @pytest.mark.skipif(not _docker_ok(), reason="no Docker engine here (docker info failed)")
@@ -135,19 +135,19 @@ def test_the_image_builds_and_serves_a_shelf_read_only(tmp_path: Path) -> None:
         "-",
     ]
     add_token(root / ".docshelf" / "tokens.json", "smoke")
-    subprocess.run(run, check=True, timeout=120, capture_output=True)
+    subprocess.run(run, check=True, timeout=HANG_S, capture_output=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG_S
         while True:
             try:
-                health = httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                health = httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=HANG_S)
                 break
             except httpx2.TransportError:
                 assert time.monotonic() < deadline, "the container did not come up"
                 time.sleep(0.5)
         assert health.status_code == 200 and len(health.json()["commit"]) == 40
     finally:
-        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=60, check=False)
+        subprocess.run(["docker", "rm", "-f", name], capture_output=True, timeout=HANG_S, check=False)
 
 
 def test_progress_is_plain_lines_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:

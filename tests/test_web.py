@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -15,7 +14,7 @@ from urllib.parse import unquote
 import httpx2
 import pytest
 from click.testing import CliRunner
-from server_support import child_env, doc_path, free_port, git, make_small_shelf, read_lines
+from server_support import HANG_S, child_env, doc_path, free_port, git, make_small_shelf, read_lines, wait_until_ready
 from starlette.testclient import TestClient
 from web_support import NEW_WORD, OLD_WORD, QUOTE_BAD, QUOTE_OK, REF, build, make_calls, new_edition
 
@@ -373,22 +372,16 @@ def test_the_web_command_serves_the_desk(desk: Desk, tmp_path: Path) -> None:
         encoding="utf-8",
         env=child_env(),
     )
+    url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            try:
-                page = httpx2.get(f"http://127.0.0.1:{port}/", timeout=2)
-                break
-            except httpx2.TransportError:
-                assert time.monotonic() < deadline, "docshelf web did not start"
-                time.sleep(0.1)
-        assert page.status_code == 200 and call_ids(page.text) == [r["id"] for r in reversed(desk.records)]
-        evil = httpx2.get(f"http://127.0.0.1:{port}/", headers={"Host": "evil.example"}, timeout=2)
+        wait_until_ready(proc, lambda: httpx2.get(url, timeout=HANG_S).status_code == 200, "docshelf web")
+        page = httpx2.get(url, timeout=HANG_S)
+        assert call_ids(page.text) == [r["id"] for r in reversed(desk.records)]
+        evil = httpx2.get(url, headers={"Host": "evil.example"}, timeout=HANG_S)
         assert evil.status_code == 421
     finally:
         proc.terminate()
-        _out, err = proc.communicate(timeout=20)
+        _out, err = proc.communicate(timeout=HANG_S)
     assert f"http://127.0.0.1:{port}/" in err
 
 

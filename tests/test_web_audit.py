@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from mcp import Client
 from server_support import (
+    HANG_S,
     SCHEMA_KEYS,
     child_env,
     doc_path,
@@ -90,7 +91,7 @@ def test_the_log_follows_a_rotation_and_reopens_on_sighup(tmp_path: Path) -> Non
         path.rename(tmp_path / "audit.jsonl.2")
         path.touch()
         os.kill(os.getpid(), signal.SIGHUP)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG_S
         while log.file_id() != (path.stat().st_dev, path.stat().st_ino):
             assert time.monotonic() < deadline, "SIGHUP did not reopen the log"
             time.sleep(0.01)
@@ -106,7 +107,7 @@ def test_serve_reopens_its_log_on_sighup(small: Path, tmp_path: Path) -> None:
         anyio.run(_one_call, port)
         log.rename(tmp_path / "audit.jsonl.1")
         proc.send_signal(signal.SIGHUP)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + HANG_S
         while not log.exists():  # reopening creates the file before any call is written
             assert proc.poll() is None and time.monotonic() < deadline, "no new log after SIGHUP"
             time.sleep(0.05)
@@ -151,7 +152,7 @@ def test_serve_writes_the_audit_to_stdout(small: Path, tmp_path: Path) -> None:
         anyio.run(_one_call, port)
     finally:
         proc.terminate()
-        out, _err = proc.communicate(timeout=20)
+        out, _err = proc.communicate(timeout=HANG_S)
     records = [json.loads(line) for line in out.splitlines() if line.strip()]
     assert [r["tool"] for r in records] == ["read_index"] and set(records[0]) == SCHEMA_KEYS
     stdio = CliRunner().invoke(serve, ["--shelf", str(small), "--audit-log", "-"])
@@ -162,8 +163,8 @@ async def _one_call(port: int) -> None:
     from mcp.client.streamable_http import streamable_http_client
 
     url = f"http://127.0.0.1:{port}/mcp"
-    deadline = time.monotonic() + 30
-    async with httpx2.AsyncClient(timeout=10) as hc:
+    deadline = time.monotonic() + HANG_S
+    async with httpx2.AsyncClient(timeout=HANG_S) as hc:
         while True:
             try:
                 await hc.get(f"http://127.0.0.1:{port}/healthz")

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from server_support import doc_path, free_port, read_lines
+from server_support import HANG_S, doc_path, free_port, read_lines
 from web_support import NEW_WORD, OLD_WORD, build, make_calls, new_edition
 
 from docshelf.server.auth import add_token
@@ -52,7 +52,7 @@ def serving(app: Any) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG_S
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the web desk did not start"
         time.sleep(0.05)
@@ -60,7 +60,7 @@ def serving(app: Any) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=HANG_S)
 
 
 @pytest.fixture(scope="module")

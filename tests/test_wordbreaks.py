@@ -45,7 +45,7 @@ class _Pages:
 
 
 @pytest.fixture(scope="module")
-def broken_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def broken_pdf(tmp_path_factory: pytest.TempPathFactory, fonts: None) -> Path:
     pages = _Pages()
     pages.new_page()
     pages.lines("1. STERILIZA-", "TION OF DEVICES AND FIN-", "WAIT STATES")

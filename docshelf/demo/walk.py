@@ -5,6 +5,9 @@ one altered), printing the trace, the bytes read against the shelf's size, and t
 from __future__ import annotations
 
 import re
+import shlex
+import shutil
+import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -110,4 +113,15 @@ def run_demo(directory: Path | None) -> None:
     click.echo(
         f"== read {read} of {total} bytes of Markdown ({100 * read / total:.0f}% of the shelf) at commit {commit}"
     )
-    click.echo(f"Explore it: docshelf read-index --shelf {root}   ·   serve it: docshelf serve --shelf {root}")
+    exe = _docshelf_command()
+    click.echo(f"Explore it: {exe} read-index --shelf {root}   ·   serve it: {exe} serve --shelf {root}")
+
+
+def _docshelf_command() -> str:
+    """How to call docshelf from the shell this demo runs in: as typed when it is on PATH, else the full path
+    of the script beside this Python (``.venv/bin/docshelf`` before the venv is activated)."""
+    script = Path(sys.executable).parent / "docshelf"
+    on_path = shutil.which("docshelf")
+    if on_path and Path(on_path).resolve() == script.resolve():
+        return "docshelf"
+    return shlex.quote(str(script)) if script.is_file() else f"{shlex.quote(sys.executable)} -m docshelf"

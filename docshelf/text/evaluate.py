@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -79,6 +79,10 @@ class EvalReport:
     overall: Metrics
     by_kind: dict[str, Metrics]
     queries: list[QueryOutcome]
+    # Labelled queries whose answer is in no section at this commit: its document is not on the shelf (or
+    # the gold is misspelt). Their misses are not search's, so ``reachable`` scores the other queries.
+    unreachable: list[str] = field(default_factory=list)
+    reachable: Metrics | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -92,6 +96,15 @@ class EvalReport:
                 f"{name:<14} {m.n:>4} {m.hit_at_1:>6.2f} {m.hit_at_k:>6.2f} {m.mrr:>6.2f} {m.ndcg:>6.2f} "
                 f"{m.empty_rate:>6.2f} {m.low_confidence_rate:>6.2f}"
             )
+        if self.unreachable and self.reachable is not None:
+            m, n = self.reachable, len([q for q in self.queries if q.answerable])
+            lines += [
+                "",
+                f"{len(self.unreachable)} of {n} labelled queries have their answer in no section of this shelf "
+                f"(its documents are not on it, or the gold is misspelt): {', '.join(map(repr, self.unreachable[:5]))}"
+                + (" …" if len(self.unreachable) > 5 else ""),
+                f"the other {m.n} queries: hit@1 {m.hit_at_1:.2f}, hit@{self.k} {m.hit_at_k:.2f}, MRR {m.mrr:.2f}",
+            ]
         misses = [q for q in self.queries if (q.rank != 1 if q.answerable else not _abstained(q))]
         if misses:
             lines += ["", "not at rank 1:"]
@@ -207,4 +220,6 @@ def evaluate(
     outcomes = [_outcome(item, run(item["query"], max(k, DEPTH)), sections) for item in queries]
     kinds = sorted({q.kind for q in outcomes})
     by_kind = {kind: _metrics((q for q in outcomes if q.kind == kind), k) for kind in kinds}
-    return EvalReport(commit, k, _metrics(outcomes, k), by_kind, outcomes)
+    unreachable = [q.query for q in outcomes if q.answerable and not q.relevant]
+    reachable = _metrics((q for q in outcomes if not q.answerable or q.relevant), k) if unreachable else None
+    return EvalReport(commit, k, _metrics(outcomes, k), by_kind, outcomes, unreachable, reachable)

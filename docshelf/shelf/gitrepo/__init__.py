@@ -17,7 +17,7 @@ One door, four rooms: ``_core`` (open repositories, the ``git`` runner, trusted 
 import this package, never a room.
 """
 
-from docshelf.shelf.gitrepo._core import FETCH_TIMEOUT_S, MAX_REF_CHARS, init, require_repo
+from docshelf.shelf.gitrepo._core import FETCH_TIMEOUT_S, MAX_REF_CHARS, git_version, init, require_repo
 from docshelf.shelf.gitrepo.objects import (
     Change,
     changed_paths,
@@ -66,6 +66,7 @@ __all__ = [
     "finish_interrupted_write",
     "followed_ref",
     "full_ref",
+    "git_version",
     "head_branch",
     "init",
     "is_dirty",

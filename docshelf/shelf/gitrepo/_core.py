@@ -71,6 +71,14 @@ def _close_all() -> None:
         repo.close()
 
 
+def git_version() -> str:
+    """The installed ``git``'s version («2.39.5»); a ``ShelfError`` when there is none on PATH."""
+    try:
+        return ".".join(map(str, git.Git().version_info))
+    except (git.GitCommandNotFound, git.GitCommandError) as exc:
+        raise ShelfError(f"git is not installed or not on PATH ({exc}). Install git (apt-get install git).") from exc
+
+
 def init(root: Path) -> None:
     with git.Repo.init(root, initial_branch="main") as repo:
         _ensure_identity(repo)
