@@ -9,37 +9,16 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
-from datetime import date
 from pathlib import Path
-from typing import Any
 
 import click
 
-from docshelf.build.pipeline import DocOptions
 from docshelf.cliopts import SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
-from docshelf.cliprogress import progress
 from docshelf.errors import DocShelfError
-from docshelf.law import editions
-from docshelf.results import QuoteReport
-from docshelf.shelf import check as check_mod
-from docshelf.shelf import gitrepo, reader
-from docshelf.shelf import store as shelf
-from docshelf.text import cited, encoder, evaluate, history, search, verify
 
-AS_OF_OPTION = click.option("--as-of", default=None, help="Date for edition statuses (YYYY-MM-DD; default: today).")
-
-
-def _date(text: str | None) -> date | None:
-    return editions.parse_date(text) if text else None
-
-
-def _emit(data: dict[str, Any], as_json: bool, text: str) -> None:
-    """Print ``text``, or with ``--json`` the result's ``to_dict()`` (what the MCP tool returns as structured)."""
-    if as_json:
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-    else:
-        click.echo(text, nl=not text.endswith("\n"))
+# The library is imported inside each command: `docshelf --help` and a command's own work should not pay for
+# the parts another command needs (the search engine, the converters, Git).
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -53,6 +32,8 @@ def cli() -> None:
 @click.option("--name", help="The shelf's name (default: the directory name).")
 def init(directory: Path, name: str | None) -> None:
     """Create a new shelf in DIRECTORY from the template, with a first commit."""
+    from docshelf.shelf import store as shelf
+
     shelf.init(directory, name=name)
     click.echo(f"Created shelf {directory}. Add documents with: docshelf add FILE --shelf {directory}")
 
@@ -71,7 +52,9 @@ def init(directory: Path, name: str | None) -> None:
     help="fast: DocShelf's own extractor; high: marker-pdf (needs docshelf[marker] and its models).",
 )
 @click.option("--no-split", is_flag=True, help="Keep the document as one file.")
-@click.option("--branch", default=None, help="Commit on this branch (created if needed), ready for a pull request.")
+@click.option(
+    "--branch", default=None, help="Commit on this new branch, for a pull request; the shelf stays on its own branch."
+)
 @click.option("--no-commit", is_flag=True, help="Write the files but do not commit.")
 @click.option("--adopted", default="", help="Date the act was adopted (YYYY-MM-DD).")
 @click.option("--valid-from", default="", help="Date this edition enters into force.")
@@ -107,6 +90,12 @@ def add(
     Edition dates are YYYY-MM-DD (or DD.MM.YYYY); an act that is not on the shelf is named with the
     prefix ext: («--replaced-by "ext:Приказ ФСТЭК № 117"»).
     """
+    from docshelf.build.pipeline import DocOptions
+    from docshelf.cliprogress import progress
+    from docshelf.law import editions
+    from docshelf.shelf import store as shelf
+    from docshelf.text import encoder
+
     dates = {k: editions.parse_date(v).isoformat() for k, v in (("adopted", adopted), ("valid_from", valid_from),
              ("valid_to", valid_to)) if v}  # fmt: skip
     edition = {
@@ -157,6 +146,10 @@ def _echo_quality(notes: Iterable[tuple[str, str]]) -> None:
 )
 def rebuild(shelf_dir: Path | None, no_commit: bool, as_json: bool) -> None:
     """Regenerate all sections and indexes from sources/ (idempotent)."""
+    from docshelf.cliprogress import progress
+    from docshelf.shelf import check as check_mod
+    from docshelf.shelf import store as shelf
+
     root = _shelf(shelf_dir)
     with progress() as say:
         changed = shelf.rebuild(root, commit=not no_commit, progress=say)
@@ -175,6 +168,8 @@ def rebuild(shelf_dir: Path | None, no_commit: bool, as_json: bool) -> None:
 @click.option("--no-commit", is_flag=True, help="Delete the files but do not commit.")
 def rm(ids: tuple[str, ...], shelf_dir: Path | None, no_commit: bool) -> None:
     """Remove documents by citation id (IDS) in one commit; earlier commits still hold them."""
+    from docshelf.shelf import store as shelf
+
     for meta in shelf.remove(_shelf(shelf_dir), list(ids), commit=not no_commit):
         click.echo(f"removed\t{meta.id}\t{meta.entry}")
 
@@ -186,6 +181,10 @@ def rm(ids: tuple[str, ...], shelf_dir: Path | None, no_commit: bool) -> None:
 @click.option("--prune", is_flag=True, help="Then delete the vectors of texts this commit no longer has.")
 def embed(shelf_dir: Path | None, at: str | None, jobs: int, prune: bool) -> None:
     """Compute the meaning vectors search reranks by (docshelf[encoder]; ~0.1 CPU-s a chunk, once per text)."""
+    from docshelf.cliprogress import progress
+    from docshelf.shelf import gitrepo
+    from docshelf.text import encoder
+
     root = _shelf(shelf_dir)
     commit = gitrepo.resolve(root, at)
     with progress() as say:
@@ -207,6 +206,8 @@ def check(shelf_dir: Path | None, as_json: bool, strict: bool) -> None:
     Quality warnings of the build are shown on stderr; with --strict, a document whose headings
     miss its own contents or whose text keeps page furniture is a problem.
     """
+    from docshelf.shelf import check as check_mod
+
     root = _shelf(shelf_dir)
     problems = check_mod.check(root, strict=strict)
     if as_json:
@@ -218,167 +219,6 @@ def check(shelf_dir: Path | None, as_json: bool, strict: bool) -> None:
         click.echo(f"{len(problems)} problem(s)" if problems else "ok: no problems", err=True)
     if problems:
         sys.exit(1)
-
-
-@cli.command("read-index")
-@click.argument("path", default="index.md")
-@SHELF_OPTION
-@click.option("--at", default=None, help="Commit, tag or branch to read (default: HEAD).")
-@AS_OF_OPTION
-@click.option("--json", "as_json", is_flag=True)
-def read_index(path: str, shelf_dir: Path | None, at: str | None, as_of: str | None, as_json: bool) -> None:
-    """Print the root index or a document's subindex."""
-    page = reader.read_index(_shelf(shelf_dir), path, at, as_of=_date(as_of))
-    _emit(page.to_dict(), as_json, reader.shown_index(page))
-
-
-@cli.command()
-@click.argument("path", required=False, default="")
-@click.option("--ref", default="", help="Instead of PATH: a citation; prints exactly that clause's text.")
-@SHELF_OPTION
-@click.option("--at", default=None, help="Commit, tag or branch to read (default: HEAD).")
-@AS_OF_OPTION
-@click.option("--start", default=0, type=click.IntRange(min=0), help="Character offset to start from.")
-@click.option("--max-chars", default=reader.DEFAULT_MAX_CHARS, type=click.IntRange(min=1), show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (the MCP tool's structured result).")
-def fetch(
-    path: str,
-    ref: str,
-    shelf_dir: Path | None,
-    at: str | None,
-    as_of: str | None,
-    start: int,
-    max_chars: int,
-    as_json: bool,
-) -> None:
-    """Print one section's original text (PATH), or exactly the clause a citation names (--ref)."""
-    if bool(path) == bool(ref):
-        raise click.UsageError("Give either a section PATH or --ref CITATION.")
-    if ref:
-        res = cited.fetch_ref(_shelf(shelf_dir), ref, at, start=start, max_chars=max_chars, as_of=_date(as_of))
-    else:
-        res = cited.fetch_section(_shelf(shelf_dir), path, at, start=start, max_chars=max_chars, as_of=_date(as_of))
-    for line in (res.note, res.warning):
-        if line and not as_json:
-            click.echo(line, err=True)
-    tail = f"\n[cut: continue with --start {res.next_start}]\n" if res.next_start is not None else ""
-    _emit(res.to_dict(), as_json, res.text + tail)
-
-
-@cli.command("search")
-@click.argument("query")
-@SHELF_OPTION
-@click.option("--limit", default=5, type=click.IntRange(min=1, max=100), show_default=True)
-@click.option("--doc", default=None, help="Only this document (its citation id, e.g. 152-ФЗ).")
-@click.option("--category", default=None, help="Only documents under this category folder.")
-@click.option(
-    "--status",
-    type=click.Choice(["in_force", "not_yet_in_force", "repealed", "replaced", "unknown"]),
-    default=None,
-    help="Only documents with this edition status on --as-of (texts in force always come first).",
-)
-@AS_OF_OPTION
-@click.option("--at", default=None, help="Commit, tag or branch to search (default: HEAD).")
-@click.option("--json", "as_json", is_flag=True)
-def search_cmd(
-    query: str,
-    shelf_dir: Path | None,
-    limit: int,
-    doc: str | None,
-    category: str | None,
-    status: str | None,
-    as_of: str | None,
-    at: str | None,
-    as_json: bool,
-) -> None:
-    """Find the sections that answer QUERY (Russian morphology, synonyms, identifiers such as УПД.1).
-
-    Words in quotes ("срок хранения", «срок хранения») must stand together in that order in every hit;
-    a word after a minus (-биометрические) must be in none.
-    """
-    result = search.search(
-        _shelf(shelf_dir), query, limit=limit, at=at, doc=doc, category=category, status=status, as_of=_date(as_of)
-    )
-    _emit(result.to_dict(), as_json, search.describe(result))
-
-
-@cli.command("eval")
-@click.argument("queries", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@SHELF_OPTION
-@click.option("--k", "k", default=5, type=click.IntRange(min=1), show_default=True)
-@click.option("--at", default=None, help="Commit, tag or branch to evaluate (default: HEAD).")
-@click.option("--json", "as_json", is_flag=True)
-def eval_cmd(queries: Path, shelf_dir: Path | None, k: int, at: str | None, as_json: bool) -> None:
-    """Score search on labelled QUERIES (JSON lines: query, gold, kind): hit@k, MRR, nDCG, empty rate."""
-    report = evaluate.evaluate(_shelf(shelf_dir), evaluate.load_queries(queries), k=k, at=at)
-    _emit(report.to_dict(), as_json, report.format_table())
-
-
-@cli.command("history")
-@click.argument("path")
-@SHELF_OPTION
-@click.option("--limit", default=50, type=click.IntRange(min=1), show_default=True)
-@click.option("--json", "as_json", is_flag=True)
-def history_cmd(path: str, shelf_dir: Path | None, limit: int, as_json: bool) -> None:
-    """List the commits that changed PATH (a section, a document folder, or a citation id), newest first."""
-    changes = history.history(_shelf(shelf_dir), path, limit=limit)
-    text = "".join(f"{c.sha[:12]}  {c.date}  {c.author}\n    {c.subject}\n" for c in changes)
-    _emit({"path": path, "changes": [c.to_dict() for c in changes]}, as_json, text or "no changes\n")
-
-
-@cli.command("diff")
-@click.argument("rev_a")
-@click.argument("rev_b")
-@click.argument("path", required=False)
-@SHELF_OPTION
-@click.option("--json", "as_json", is_flag=True)
-def diff_cmd(rev_a: str, rev_b: str, path: str | None, shelf_dir: Path | None, as_json: bool) -> None:
-    """Show what changed between two commits: documents, sections, and the text of each clause."""
-    result = history.diff(_shelf(shelf_dir), rev_a, rev_b, path)
-    _emit(result.to_dict(), as_json, result.format_text())
-
-
-@cli.command("verify-quote")
-@click.argument("quote", required=False)
-@click.option("--ref", default="", help="Where the quote is from: «152-ФЗ ст. 12 ч. 3» or docs/…/NNN-slug.md[#ч. 3].")
-@click.option(
-    "--batch",
-    type=click.File("r", encoding="utf-8"),
-    default=None,
-    help='JSON lines of {"quote", "ref"} (or - for stdin): check all quotes of one answer at one commit.',
-)
-@SHELF_OPTION
-@click.option("--at", default=None, help="Commit, tag or branch to check against (default: HEAD).")
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--check", "strict", is_flag=True, help="Exit 1 unless every quote is ok (for scripts and CI).")
-@AS_OF_OPTION
-def verify_quote_cmd(
-    quote: str | None,
-    ref: str,
-    batch: Any,
-    shelf_dir: Path | None,
-    at: str | None,
-    as_json: bool,
-    strict: bool,
-    as_of: str | None,
-) -> None:
-    """Prove that QUOTE is verbatim in the clause --ref names, or say what is wrong with it."""
-    root = _shelf(shelf_dir)
-    if batch is not None:
-        items = [json.loads(line) for line in batch if line.strip()]
-        result = verify.verify_quotes(root, items, at=at, as_of=_date(as_of))
-        lines = [f"{r.verdict:12} {r.ref}: {r.message}" for r in result.results]
-        report = QuoteReport.of(result)  # what the verify_quote tool returns for the same batch
-        _emit(report.to_dict(), as_json, "\n".join([*lines, "PASS" if result.passed else "FAIL"]) + "\n")
-        if strict and not result.passed:
-            raise DocShelfError(f"{len(result.results) - result.counts.get('ok', 0)} quote(s) not verified")
-        return
-    if quote is None or not ref:
-        raise click.UsageError("give QUOTE and --ref, or --batch FILE")
-    check = verify.verify_quote(root, quote, ref, at=at, as_of=_date(as_of))
-    _emit(QuoteReport.of(check).to_dict(), as_json, verify.describe(check.to_dict()))
-    if strict and check.verdict != "ok":
-        raise DocShelfError(f"quote not verified: {check.verdict}")
 
 
 @cli.command()
@@ -396,10 +236,13 @@ def demo(directory: Path | None) -> None:
     run_demo(directory)
 
 
+from docshelf.cliread import diff_cmd, eval_cmd, fetch, history_cmd, read_index, search_cmd, verify_quote_cmd  # noqa: E402
 from docshelf.firststeps import config_cmd, convert_cmd, doctor_cmd  # noqa: E402
 from docshelf.server.commands import audit, serve, token  # noqa: E402  (the group above must exist first)
 from docshelf.web.command import web  # noqa: E402
 
+for _reading in (read_index, fetch, search_cmd, eval_cmd, history_cmd, diff_cmd, verify_quote_cmd):
+    cli.add_command(_reading)
 cli.add_command(serve)
 cli.add_command(token)
 cli.add_command(audit)

@@ -59,16 +59,16 @@ class Finding:
 def _python() -> Finding:
     version = ".".join(map(str, sys.version_info[:3]))
     ok = sys.version_info[:2] >= _MIN_PYTHON
-    return Finding("python", ok, version, "" if ok else "install Python 3.11 or newer", required=True)
+    return Finding("Python", ok, version, "" if ok else "install Python 3.11 or newer", required=True)
 
 
 def _git() -> Finding:
     from docshelf.shelf import gitrepo
 
     try:
-        return Finding("git", True, gitrepo.git_version(), required=True)
+        return Finding("Git", True, gitrepo.git_version(), required=True)
     except DocShelfError as exc:
-        return Finding("git", False, "not found", str(exc), required=True)
+        return Finding("Git", False, "not found", str(exc), required=True)
 
 
 def _fonts() -> Finding:
@@ -84,9 +84,9 @@ def _ocr() -> Finding:
 
     langs = ocr_languages()
     if "rus" in langs:
-        return Finding("ocr", True, f"Tesseract languages {langs}")
+        return Finding("OCR", True, f"Tesseract languages {langs}")
     return Finding(
-        "ocr", False, f"Tesseract languages: {langs or 'none'}",
+        "OCR", False, f"Tesseract languages: {langs or 'none'}",
         "apt-get install tesseract-ocr-rus to add scanned PDFs (optional; a scan is refused with this advice)",
     )  # fmt: skip
 
@@ -99,7 +99,7 @@ def _tool(name: str, command: str, why: str, fix: str) -> Finding:
 def _chromium() -> Finding:
     ok = _CHROMIUM.is_file()
     fix = "" if ok else "DOCSHELF_BROWSER=1 scripts/test, or apt-get install chromium (the desk's browser test)"
-    return Finding("chromium", ok, str(_CHROMIUM) if ok else "absent", fix)
+    return Finding("Chromium", ok, str(_CHROMIUM) if ok else "absent", fix)
 
 
 def _extras() -> Finding:
@@ -159,7 +159,7 @@ def findings(root: Path | None) -> list[Finding]:
         _git(),
         _fonts(),
         _ocr(),
-        _tool("node", "npx", "the MCP Inspector test, a third-party client", "apt-get install nodejs npm"),
+        _tool("Node", "npx", "the MCP Inspector test, a third-party client", "apt-get install nodejs npm"),
         _chromium(),
         _extras(),
     ]

@@ -7,6 +7,10 @@ from typing import Literal
 
 BlockKind = Literal["para", "heading", "table"]
 
+# The characters one fetch returns at most, in the CLI and (capped again) over MCP: well under the ~25k-token
+# result caps some MCP clients enforce.
+DEFAULT_MAX_CHARS = 20000
+
 
 @dataclass(frozen=True)
 class Block:

@@ -133,3 +133,33 @@ def test_every_verb_that_takes_a_file_answers_a_bad_one_with_one_error_line(
     result = run(*args, str(bad)) if verb[0] not in ("eval",) else run(verb[0], str(bad), *args[1:])
     errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
     assert result.returncode != 0 and len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_help_imports_no_library_part_a_command_does_not_use() -> None:
+    """`docshelf --help` and every command's parsing import only click and the command modules: Git, the
+    converters, the search engine and the MCP SDK are imported by the commands that use them."""
+    probe = (
+        "import sys, docshelf.cli; heavy = ('git', 'pymupdf', 'mcp', 'pydantic', 'uvicorn', 'starlette', "
+        "'docshelf.text', 'docshelf.build', 'docshelf.shelf', 'docshelf.law', 'docshelf.convert'); "
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
+    )
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert res.returncode == 0 and res.stdout.strip() == "[]", res.stdout + res.stderr
+
+
+def test_every_json_flag_says_what_it_prints() -> None:
+    import click
+
+    from docshelf.cli import cli
+
+    def commands(group: click.Group, prefix: str) -> list[tuple[str, click.Command]]:
+        out: list[tuple[str, click.Command]] = []
+        for name, command in group.commands.items():
+            out.append((f"{prefix}{name}", command))
+            if isinstance(command, click.Group):
+                out += commands(command, f"{prefix}{name} ")
+        return out
+
+    flags = [(name, p) for name, c in commands(cli, "") for p in c.params if "--json" in getattr(p, "opts", [])]
+    assert len(flags) >= 12
+    assert [name for name, p in flags if not getattr(p, "help", None)] == []

@@ -96,6 +96,25 @@ def test_kill_at_every_write_step_leaves_the_old_or_the_new_commit(tmp_path: Pat
     assert git(root, "rev-parse", "HEAD^") == tip
 
 
+@pytest.mark.parametrize("step", AFTER_REF)
+def test_a_branch_write_killed_after_its_ref_moved_leaves_the_shelf_on_its_branch(tmp_path: Path, step: str) -> None:
+    """`add --branch` commits for a pull request and never switches the shelf: killed once the new branch
+    exists, the next write finds main checked out and clean, and the branch holding the whole commit."""
+    root = shelf.init(tmp_path / "shelf", name="Crash shelf")
+    old = gitrepo.resolve(root)
+    cmd = [sys.executable, "-m", "docshelf", "add", str(source(tmp_path, 1)), "--shelf", str(root), "--id=П-1",
+           "--branch", "add-p1"]  # fmt: skip
+    killed = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8",
+                            env=child_env(DOCSHELF_TEST_CRASH_AT=step), timeout=HANG_S)  # fmt: skip
+    assert killed.returncode == -9, killed.stderr
+    assert git(root, "branch", "--show-current") == "main" and status(root) == ""
+    assert git(root, "rev-parse", "add-p1^") == old
+    after = add(root, source(tmp_path, 2), "П-2")
+    assert after.returncode == 0, after.stderr
+    assert git(root, "branch", "--show-current") == "main" and status(root) == "" and gitrepo.leftovers(root) == []
+    assert "docs/internal/p-1.md" not in tracked(root) and "docs/internal/p-2.md" in tracked(root)
+
+
 def test_a_second_writer_waits_for_the_lock(tmp_path: Path) -> None:
     root = shelf.init(tmp_path / "shelf", name="Lock shelf")
     old = gitrepo.resolve(root)

@@ -60,8 +60,8 @@ def test_convert_refuses_what_it_cannot_read_in_one_line(tmp_path: Path) -> None
 def test_doctor_prints_one_line_a_part_and_fails_only_on_what_is_required(small: Path, tmp_path: Path) -> None:
     machine = docshelf("doctor", cwd=tmp_path)  # not a shelf: the machine only
     names = [line.split()[1] for line in machine.stdout.splitlines()]
-    assert names == ["python", "git", "fonts", "ocr", "node", "chromium", "extras"], machine.stdout
-    assert machine.returncode == 0 and machine.stdout.startswith("ok   python")
+    assert names == ["Python", "Git", "fonts", "OCR", "Node", "Chromium", "extras"], machine.stdout
+    assert machine.returncode == 0 and machine.stdout.startswith("ok   Python")
     assert all(" → " in line for line in machine.stdout.splitlines() if not line.startswith("ok"))  # what to do
     healthy = docshelf("doctor", "--shelf", str(small))
     assert healthy.returncode == 0 and "ok   shelf" in healthy.stdout and "cache" in healthy.stdout

@@ -162,7 +162,7 @@ CHECKS: dict[str, Callable[[Run], None]] = {
         run, "ПП 1119\tdocs/acts/pp-1119/", "Приказ ФСТЭК № 239\tdocs/acts/prikaz-fstek-239/"
     ),
     "docshelf convert 'ФЗ152.pdf' --sections": _convert_sections,
-    "docshelf doctor": lambda run: _ok(run, "ok   python", "ok   git"),
+    "docshelf doctor": lambda run: _ok(run, "ok   Python", "ok   Git"),
     "docshelf check --shelf my-shelf": lambda run: _ok(run, "ok: no problems"),
     "docshelf rebuild --shelf my-shelf": lambda run: _ok(run, "rebuilt: no changes"),
     "docshelf read-index --shelf my-shelf": lambda run: _ok(run, "# ИБ: нормативная база", "docs/laws/152-fz/"),

@@ -158,9 +158,13 @@ def test_duplicate_id_refused(regulation_shelf: Path, regulation_pdf: Path) -> N
 
 
 def test_branch_and_no_commit(new_shelf: Path, regulation_pdf: Path, manual_pdf: Path) -> None:
+    start, tree = _git(new_shelf, "branch", "--show-current").strip(), sorted(p.name for p in new_shelf.iterdir())
     shelf.add(new_shelf, [regulation_pdf], DocOptions(source="", id="999-ФЗ"), branch="add-999", progress=_quiet)
-    assert "* add-999" in _git(new_shelf, "branch")
-    assert "Add 999-ФЗ" in _git(new_shelf, "log", "-1", "--format=%s")
+    # The add is on its branch, for a pull request; the shelf stays on the branch it started on, untouched.
+    assert _git(new_shelf, "branch", "--show-current").strip() == start and start not in ("", "add-999")
+    assert "Add 999-ФЗ" in _git(new_shelf, "log", "-1", "--format=%s", "add-999")
+    assert sorted(p.name for p in new_shelf.iterdir()) == tree and not (new_shelf / "docs" / "laws").exists()
+    assert _git(new_shelf, "status", "--porcelain") == ""
     head = _git(new_shelf, "rev-parse", "HEAD")
     shelf.add(new_shelf, [manual_pdf], DocOptions(source="", category="manuals"), commit=False, progress=_quiet)
     assert _git(new_shelf, "rev-parse", "HEAD") == head

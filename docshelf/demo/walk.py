@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
-import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -118,10 +117,12 @@ def run_demo(directory: Path | None) -> None:
 
 
 def _docshelf_command() -> str:
-    """How to call docshelf from the shell this demo runs in: as typed when it is on PATH, else the full path
-    of the script beside this Python (``.venv/bin/docshelf`` before the venv is activated)."""
-    script = Path(sys.executable).parent / "docshelf"
+    """How to call docshelf from the shell this demo runs in: as typed when it is on PATH, else its full path
+    (``.venv/bin/docshelf`` before the venv is activated)."""
+    from docshelf.server.clients import docshelf_command
+
+    command = docshelf_command()
     on_path = shutil.which("docshelf")
-    if on_path and Path(on_path).resolve() == script.resolve():
+    if len(command) == 1 and on_path and Path(on_path).resolve() == Path(command[0]).resolve():
         return "docshelf"
-    return shlex.quote(str(script)) if script.is_file() else f"{shlex.quote(sys.executable)} -m docshelf"
+    return shlex.join(command)

@@ -14,3 +14,7 @@ Modules:
 
 Only this package imports the MCP SDK. Git is reached only through ``docshelf.shelf.gitrepo``.
 """
+
+# How often ``--follow`` looks for a new commit by default. Here, not in ``follow``, so the ``serve``
+# command's options are known without importing Git (``docshelf --help`` stays fast).
+DEFAULT_INTERVAL_S = 30.0

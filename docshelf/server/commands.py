@@ -18,7 +18,7 @@ import click
 from docshelf.cliopts import SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
 from docshelf.errors import ServeError
-from docshelf.server.follow import DEFAULT_INTERVAL_S
+from docshelf.server import DEFAULT_INTERVAL_S
 
 AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"
 

@@ -15,10 +15,9 @@ from pathlib import Path
 import anyio
 
 from docshelf.errors import DocShelfError, ShelfError
+from docshelf.server import DEFAULT_INTERVAL_S
 from docshelf.server.pin import Pin, ReadableRefs
 from docshelf.shelf import gitrepo
-
-DEFAULT_INTERVAL_S = 30.0
 
 
 def _stderr(message: str) -> None:

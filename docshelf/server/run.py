@@ -10,11 +10,12 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 
 from docshelf.errors import DocShelfError, ServeError
+from docshelf.server import DEFAULT_INTERVAL_S
 from docshelf.server.app import create_server
 from docshelf.server.audit import AuditLog
 from docshelf.server.auth import TokenFileVerifier
 from docshelf.server.edges import HEADER_TIMEOUT_S
-from docshelf.server.follow import DEFAULT_INTERVAL_S, Follower
+from docshelf.server.follow import Follower
 from docshelf.server.httpapp import allowed_hosts_for, connection_guard, create_http_app, is_loopback, run_http
 from docshelf.server.ops import Metrics, Readiness
 from docshelf.server.pin import Pin, ReadableRefs, check_pattern

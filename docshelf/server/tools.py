@@ -40,6 +40,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import AfterValidator, BaseModel, Field
 
 from docshelf.errors import DocShelfError
+from docshelf.model import DEFAULT_MAX_CHARS
 from docshelf.results import FetchResult, IndexPage, QuoteReport, Result, SearchResult
 from docshelf.server import audit
 from docshelf.server.pin import Pin
@@ -49,7 +50,7 @@ from docshelf.text import search as search_lib
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 MAX_PAGE_CHARS = 20000  # a page of fetch stays well under the ~25k-token result caps of MCP clients
-DEFAULT_PAGE_CHARS = min(reader.DEFAULT_MAX_CHARS, MAX_PAGE_CHARS)  # the CLI's default, so both faces page alike
+DEFAULT_PAGE_CHARS = min(DEFAULT_MAX_CHARS, MAX_PAGE_CHARS)  # the CLI's default, so both faces page alike
 MAX_PATH_CHARS = 1024
 MAX_QUERY_CHARS = 2000
 MAX_QUOTE_CHARS = verify.MAX_QUOTE_CHARS

@@ -18,11 +18,11 @@ from urllib.parse import unquote
 
 from docshelf.errors import PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.editions import fetch_warning, has_edition, meta_status
+from docshelf.model import DEFAULT_MAX_CHARS
 from docshelf.records import DocMeta, SectionMeta
 from docshelf.results import FetchResult, IndexPage
 from docshelf.shelf import gitrepo
 
-DEFAULT_MAX_CHARS = 20000  # well under the ~25k-token result caps some MCP clients enforce
 _SHELF_ABSOLUTE = re.compile(r"^/(?:docs/|index\.md$)")
 _READABLE = re.compile(r"^(?:index\.md|docs/[^\x00]+\.md)$")
 

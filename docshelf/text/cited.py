@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import CitationError
+from docshelf.model import DEFAULT_MAX_CHARS
 from docshelf.results import FetchResult
 from docshelf.shelf import gitrepo, reader
 from docshelf.text import citations, xrefs
@@ -24,7 +25,7 @@ def fetch_section(
     at: str | None = None,
     *,
     start: int = 0,
-    max_chars: int = reader.DEFAULT_MAX_CHARS,
+    max_chars: int = DEFAULT_MAX_CHARS,
     as_of: date | None = None,
 ) -> FetchResult:
     """One section by path (:func:`shelf.reader.fetch`), with the references its returned text makes."""
@@ -51,7 +52,7 @@ def fetch_ref(
     at: str | None = None,
     *,
     start: int = 0,
-    max_chars: int = reader.DEFAULT_MAX_CHARS,
+    max_chars: int = DEFAULT_MAX_CHARS,
     as_of: date | None = None,
 ) -> FetchResult:
     """The text of exactly the clause ``ref`` cites at ``at``, paged inside the clause by ``start``."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from docshelf.errors import SectionNotFoundError, ShelfError
 from docshelf.law.editions import id_key
+from docshelf.model import DEFAULT_MAX_CHARS
 from docshelf.records import DocMeta
 from docshelf.shelf import gitrepo, reader
 from docshelf.shelf.gitrepo import Change
@@ -306,6 +307,6 @@ def audit_texts(root: Path, record: dict[str, Any]) -> dict[str, str]:
         text = text_at(root, str(commit), str(p))
         if record.get("tool") == "fetch":
             start = int(args.get("start") or 0)
-            text = text[start : start + int(args.get("max_chars") or reader.DEFAULT_MAX_CHARS)]
+            text = text[start : start + int(args.get("max_chars") or DEFAULT_MAX_CHARS)]
         out[str(p)] = text
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from docshelf.errors import DocShelfError
 from docshelf.law import editions
+from docshelf.model import DEFAULT_MAX_CHARS
 from docshelf.records import DocMeta
 from docshelf.results import QuoteReport
 from docshelf.shelf import gitrepo, reader
@@ -86,7 +87,7 @@ def reread(root: Path, record: dict[str, Any]) -> dict[str, Any]:
                 str(args.get("path", "")),
                 at=commit,
                 start=_int(args.get("start"), 0),
-                max_chars=_int(args.get("max_chars"), reader.DEFAULT_MAX_CHARS),
+                max_chars=_int(args.get("max_chars"), DEFAULT_MAX_CHARS),
                 as_of=as_of,
             )
             return {"kind": "fetch", "result": out.to_dict()}

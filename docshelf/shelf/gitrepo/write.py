@@ -208,8 +208,9 @@ def finish_interrupted_write(root: Path) -> None:
     if moved is not None:
         j = json.loads((work / JOURNAL).read_text(encoding="utf-8"))
         (_git_dir(root) / "index.lock").unlink(missing_ok=True)  # left by the killed `read-tree -u`
-        _run(root, "symbolic-ref", "HEAD", moved)
-        _run(root, "reset", "--hard", "--quiet", j["new"])
+        if j.get("follow", True):  # a new branch for a pull request leaves the working tree where it was
+            _run(root, "symbolic-ref", "HEAD", moved)
+            _run(root, "reset", "--hard", "--quiet", j["new"])
     if work.exists():
         shutil.rmtree(work)
 
@@ -217,8 +218,9 @@ def finish_interrupted_write(root: Path) -> None:
 def commit_files(root: Path, changes: Mapping[str, bytes | None], message: str, *, branch: str | None = None) -> str:
     """Commit ``changes`` (path → new bytes, or None to delete) on top of HEAD; returns the commit (HEAD if no change).
 
-    The commit goes to the branch HEAD is on, or to ``branch`` (made from HEAD; the working tree
-    then switches to it). Call holding ``write_lock``, with a clean working tree.
+    The commit goes to the branch HEAD is on, or to ``branch`` (made from HEAD for a pull request:
+    HEAD and the working tree stay on the branch they were on, which this write did not change).
+    Call holding ``write_lock``, with a clean working tree.
 
     Raises:
         ShelfError: HEAD is detached or unborn, ``branch`` exists apart from HEAD, or Git failed.
@@ -250,15 +252,15 @@ def commit_files(root: Path, changes: Mapping[str, bytes | None], message: str, 
     _crash_point("commit")
     tmp = work / (JOURNAL + ".tmp")
     old = parent if target == head else ""
-    tmp.write_text(json.dumps({"ref": target, "old": old, "new": new}), encoding="utf-8")
+    # «follow»: the working tree is to show the new commit (a write to HEAD's own branch).
+    tmp.write_text(json.dumps({"ref": target, "old": old, "new": new, "follow": target == head}), encoding="utf-8")
     tmp.replace(work / JOURNAL)
     _crash_point("journal")
     # Compare-and-swap: the ref moves only if it is still where this write started (a new branch: absent).
     _run(root, "update-ref", "-m", f"docshelf: {message.splitlines()[0]}", target, new, old)
     _crash_point("ref")
-    if target != head:
-        _run(root, "symbolic-ref", "HEAD", target)
-    _run(root, "read-tree", "-m", "-u", parent, new)  # the working tree, from the old commit to the new one
+    if target == head:
+        _run(root, "read-tree", "-m", "-u", parent, new)  # the working tree, from the old commit to the new one
     _crash_point("worktree")
     shutil.rmtree(work)
     _trust(root, new)
