@@ -181,16 +181,14 @@ def rm(ids: tuple[str, ...], shelf_dir: Path | None, no_commit: bool) -> None:
 @click.option("--prune", is_flag=True, help="Then delete the vectors of texts this commit no longer has.")
 def embed(shelf_dir: Path | None, at: str | None, jobs: int, prune: bool) -> None:
     """Compute the meaning vectors search reranks by (docshelf[encoder]; ~0.1 CPU-s a chunk, once per text)."""
-    from docshelf.cliprogress import progress
+    from docshelf.cliprogress import counted, progress
     from docshelf.shelf import gitrepo
     from docshelf.text import encoder
 
     root = _shelf(shelf_dir)
     commit = gitrepo.resolve(root, at)
     with progress() as say:
-        done, had = encoder.embed_commit(
-            root, commit, lambda n, total: say(f"[{n}/{total}] embedded") if n % 25 == 0 or n == total else None, jobs
-        )
+        done, had = encoder.embed_commit(root, commit, counted(say, "embedding section texts…"), jobs)
     click.echo(f"embedded {done} section texts, {had} already had vectors (commit {commit[:12]})")
     if prune:
         click.echo(f"pruned {encoder.prune(root, commit)} vectors of texts no longer at {commit[:12]}")

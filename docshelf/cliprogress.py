@@ -1,4 +1,4 @@
-"""Progress of a multi-document ``add`` or ``rebuild``: a bar on a terminal, plain lines elsewhere.
+"""Progress of a multi-document ``add``, ``rebuild`` or ``embed``: a bar on a terminal, plain lines elsewhere.
 
 The library reports progress as lines (``[n/N] converting …``, then details and warnings). On a
 terminal, once a line says there are several documents, they drive a ``rich`` bar on stderr with
@@ -50,6 +50,17 @@ def progress(*, interactive: bool | None = None) -> Iterator[Say]:
         yield say
         if "bar" in state:
             state["bar"].update(state["task"], completed=state["bar"].tasks[0].total)
+
+
+def counted(say: Say, doing: str) -> Callable[[int, int], None]:
+    """A ``(done, total)`` callback as progress lines: the first before any work (so the bar and its clock
+    start with it), then one a percent, so a long run visibly moves and a log holds about a hundred lines."""
+
+    def tick(done: int, total: int) -> None:
+        if done < total and done % max(1, total // 100) == 0:
+            say(f"[{done + 1}/{total}] {doing}")
+
+    return tick
 
 
 def _bar() -> Any:

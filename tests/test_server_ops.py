@@ -6,7 +6,9 @@ over real sockets.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import socket
 import sys
 import threading
@@ -224,3 +226,28 @@ def test_a_logged_exception_is_one_line_and_its_traceback_only_at_debug() -> Non
     line = OneLineFormatter().format(record)
     assert "\n" not in line and line.endswith("Error handling POST (ValueError: body cut off at byte 11)")
     assert "Traceback" in OneLineFormatter(full_traces=True).format(record)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_every_line_the_server_logs_is_in_one_format(small: Path, tmp_path: Path, fmt: str) -> None:
+    """The server's own status lines, uvicorn's and the SDK's all go through logging in the one format chosen:
+    a dated text line, or one JSON object a line (`--log-format json`) for a log collector."""
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    args = ["--shelf", str(small), "--audit-log", str(log), "--log-format", fmt]
+    with http_server(write_launcher(tmp_path), args, port) as proc:
+        assert (
+            httpx2.post(f"http://127.0.0.1:{port}/mcp", json=CALL, headers=HEADERS, timeout=HANG_S).status_code == 200
+        )
+        with socket.create_connection(("127.0.0.1", port), timeout=HANG_S) as sock:  # a body cut off: an error line
+            sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+        proc.terminate()
+        _out, err = proc.communicate(timeout=HANG_S)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert any("docshelf serve: http://127.0.0.1" in line for line in lines), err
+    if fmt == "json":
+        records = [json.loads(line) for line in lines]  # every line is one JSON object
+        assert all({"ts", "level", "logger", "message"} <= set(r) for r in records)
+        assert any(r["logger"] == "docshelf" and r["level"] == "INFO" for r in records)
+    else:
+        stamp = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR|CRITICAL) \S+: ")
+        assert [line for line in lines if not stamp.match(line)] == []

@@ -19,7 +19,7 @@ import pytest
 import yaml
 from server_support import HANG_S, free_port, make_small_shelf
 
-from docshelf.cliprogress import progress
+from docshelf.cliprogress import counted, progress
 from docshelf.server.auth import add_token
 from docshelf.server.commands import serve
 
@@ -173,3 +173,24 @@ def test_progress_of_one_document_stays_plain(capsys: pytest.CaptureFixture[str]
     with progress(interactive=True) as say:
         say("[1/1] converting a.pdf (10 KB)…")
     assert capsys.readouterr().err == "[1/1] converting a.pdf (10 KB)…\n"
+
+
+def test_counted_progress_starts_before_the_work_and_moves_each_percent() -> None:
+    said: list[str] = []
+    tick = counted(said.append, "embedding section texts…")
+    for done in range(251):
+        tick(done, 250)
+    assert said[0] == "[1/250] embedding section texts…"  # before the first text: the bar's clock starts here
+    assert said[1] == "[3/250] embedding section texts…" and said[-1] == "[249/250] embedding section texts…"
+    assert len(said) == 125  # every 2 texts of 250: a hundred-odd lines, never one a text
+
+
+def test_embed_reports_progress_before_its_first_text(tmp_path: Path) -> None:
+    from docshelf.text import encoder
+
+    if not encoder.available():
+        pytest.skip("docshelf[encoder] is not installed")
+    root = make_small_shelf(tmp_path / "shelf")
+    calls: list[tuple[int, int]] = []
+    done, _had = encoder.embed_commit(root, "HEAD", lambda n, total: calls.append((n, total)), jobs=1)
+    assert done >= 1 and calls[0] == (0, done) and calls[-1] == (done, done)

@@ -97,6 +97,13 @@ def _say(message: str) -> None:
     type=click.IntRange(min=0),
     help="More builds that may wait for one; past them a call is told to retry later.",
 )
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How stderr logs every line (the server's, the SDK's, uvicorn's): text, or one JSON object a line.",
+)
 def serve(
     shelf_dir: Path | None,
     transport: str,
@@ -112,6 +119,7 @@ def serve(
     header_timeout: float,
     max_builds: int,
     waiting_builds: int,
+    log_format: str,
 ) -> None:
     """Serve the shelf over MCP (read_index, fetch; shelf:// resources), pinned, audited and fenced."""
     if at is not None and follow is not None:
@@ -120,7 +128,10 @@ def serve(
         raise click.UsageError("--tokens applies to --transport http; stdio serves the one client that started it.")
     if transport == "stdio" and str(audit_log) == "-":
         raise click.UsageError("--audit-log - needs --transport http: on stdio, standard output carries the protocol.")
+    from docshelf.server import logs
     from docshelf.server.run import ServeOptions, serve_shelf
+
+    logs.configure(json_lines=log_format == "json")
 
     root = _shelf(shelf_dir)
     options = ServeOptions(
@@ -139,7 +150,7 @@ def serve(
         max_builds=max_builds,
         waiting_builds=waiting_builds,
     )
-    serve_shelf(options, say=_say)
+    serve_shelf(options, say=logs.status)
 
 
 @click.group()

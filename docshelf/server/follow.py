@@ -8,7 +8,6 @@ tree and the local branch are never changed.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,12 +15,9 @@ import anyio
 
 from docshelf.errors import DocShelfError, ShelfError
 from docshelf.server import DEFAULT_INTERVAL_S
+from docshelf.server.logs import status
 from docshelf.server.pin import Pin, ReadableRefs
 from docshelf.shelf import gitrepo
-
-
-def _stderr(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 class Follower:
@@ -34,7 +30,7 @@ class Follower:
         pin: Pin,
         *,
         interval: float = DEFAULT_INTERVAL_S,
-        log: Callable[[str], None] = _stderr,
+        log: Callable[[str], None] = status,
         prepare: Callable[[str], None] | None = None,
     ) -> None:
         if interval <= 0:
@@ -50,7 +46,7 @@ class Follower:
         root: Path,
         branch: str,
         *,
-        log: Callable[[str], None] = _stderr,
+        log: Callable[[str], None] = status,
         readable: ReadableRefs | None = None,
     ) -> Pin:
         """The pin to start with: the branch tip after a first fetch, or the last fetched tip if the remote is down.

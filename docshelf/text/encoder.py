@@ -244,6 +244,8 @@ def embed_commit(
     with closing(_writable(root)) as store:
         done = store.has(texts, model.name)
         todo = [sha for sha in sorted(texts) if sha not in done]
+        if progress and todo:
+            progress(0, len(todo))  # before the first text: a bar and its clock start with the work
         workers = min(jobs or os.cpu_count() or 1, len(todo))
         if model is not _BUNDLED:  # an ONNX session or an endpoint: one caller, its own threads
             vectors = (model.passages(chunks(texts[sha])) for sha in todo)

@@ -48,6 +48,13 @@ AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"  # where `docshelf serve` writ
     help="Refs whose history the pages may read, as `serve --refs` (repeatable). Default: the served branch and "
     "the tags. Give the server's own list: the desk then shows exactly what `serve` answers.",
 )
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How stderr logs every line: text, or one JSON object a line (as `serve --log-format`).",
+)
 def web(
     shelf_dir: Path | None,
     host: str,
@@ -57,18 +64,21 @@ def web(
     today: str,
     allowed_host: tuple[str, ...],
     refs: tuple[str, ...],
+    log_format: str,
 ) -> None:
     """The investigator's desk: read-only web pages over the audit log and the shelf's history."""
+    from docshelf.server import logs
     from docshelf.server.httpapp import allowed_hosts_for, run_http
     from docshelf.server.run import check_http
     from docshelf.shelf import gitrepo
     from docshelf.web.app import create_web_app
 
+    logs.configure(json_lines=log_format == "json")
     root = _shelf(shelf_dir)
     gitrepo.require_repo(root)
     check_http(host, tokens_file, allowed_host)
     hosts = allowed_hosts_for(host, allowed_host)
     log = audit_log or root / AUDIT_DEFAULT
     app = create_web_app(root, log, tokens_file=tokens_file, allowed_hosts=hosts, today=today, refs=refs)
-    click.echo(f"docshelf web: http://{host}:{port}/ (shelf {root}; audit log {log})", err=True)
+    logs.status(f"docshelf web: http://{host}:{port}/ (shelf {root}; audit log {log})")
     run_http(app, host, port)
