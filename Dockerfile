@@ -2,7 +2,10 @@
 #
 #   docker build -t docshelf .
 #   docker run --read-only --tmpfs /tmp -v shelf:/shelf -p 8765:8765 \
-#       -v $PWD/tokens.json:/run/secrets/docshelf-tokens:ro -e DOCSHELF_REMOTE=git://git.corp/shelf.git docshelf
+#       -v $PWD/tokens:/run/docshelf:ro -e DOCSHELF_REMOTE=git://git.corp/shelf.git docshelf
+#
+# The tokens file's folder is mounted, not the file: `docshelf token add/revoke` replace the file
+# atomically (a new inode), which a single-file bind mount would never show the running server.
 #
 # Runs as an unprivileged user on a read-only root filesystem: it writes only to the shelf volume
 # (/shelf: the Git clone and its .docshelf/ search cache) and /tmp; the audit log goes to stdout
@@ -39,5 +42,5 @@ HEALTHCHECK --interval=30s --timeout=3s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=2).status != 200)"]
 ENTRYPOINT ["/usr/local/bin/docker-entrypoint.sh"]
 CMD ["serve", "--transport", "http", "--host", "0.0.0.0", "--port", "8765", \
-     "--tokens", "/run/secrets/docshelf-tokens", "--allowed-host", "docshelf.corp.local", \
+     "--tokens", "/run/docshelf/tokens.json", "--allowed-host", "docshelf.corp.local", \
      "--follow", "main", "--audit-log", "-"]

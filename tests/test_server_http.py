@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -285,3 +286,20 @@ async def test_real_uvicorn_on_loopback(small: Path, tokens: dict[str, Any], tmp
     records = read_lines(log)
     assert [r["outcome"] for r in records] == ["http_401", "ok", "ok"]
     assert records[1]["client"] == "bob" and records[1]["peer"].startswith("127.0.0.1:")
+
+
+@pytest.mark.anyio
+async def test_a_tokens_file_replaced_at_the_same_size_and_time_is_read_again(tmp_path: Path) -> None:
+    """`token revoke` replaces the file atomically; a replacement of the same size within one mtime tick is a
+    new file all the same (its inode), so the old grant ends at the next request."""
+    live, other = tmp_path / "tokens.json", tmp_path / "next" / "tokens.json"
+    old = add_token(live, "carol")
+    new = add_token(other, "carol")  # same name, same token length: the same size
+    verifier = TokenFileVerifier(live)
+    assert (await verifier.verify_token(old)) is not None
+    st = live.stat()
+    assert other.stat().st_size == st.st_size
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(other, live)
+    assert (await verifier.verify_token(old)) is None
+    assert (await verifier.verify_token(new)) is not None

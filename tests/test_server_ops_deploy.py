@@ -7,9 +7,11 @@ engine answers (``docker info``) and are skipped cleanly where it does not.
 from __future__ import annotations
 
 import configparser
+import re
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from typing import Any
 import httpx2
 import pytest
 import yaml
-from server_support import HANG_S, free_port, make_small_shelf
+from server_support import HANG_S, free_port, http_server, make_small_shelf, write_launcher
 
 from docshelf.cliprogress import counted, progress
 from docshelf.server.auth import add_token
@@ -194,3 +196,67 @@ def test_embed_reports_progress_before_its_first_text(tmp_path: Path) -> None:
     calls: list[tuple[int, int]] = []
     done, _had = encoder.embed_commit(root, "HEAD", lambda n, total: calls.append((n, total)), jobs=1)
     assert done >= 1 and calls[0] == (0, done) and calls[-1] == (done, done)
+
+
+def test_the_tokens_folder_is_mounted_not_the_file_and_the_proxy_is_hardened_like_the_replicas() -> None:
+    """A single-file bind mount keeps the inode it was given: an atomically replaced tokens file (a revoked
+    token) would stay valid in the container. The replicas mount the folder that holds it."""
+    doc = compose()
+    services = doc["services"]
+    assert "secrets" not in doc
+    for name in ("replica-1", "replica-2"):
+        service = services[name]
+        tokens = service["command"][service["command"].index("--tokens") + 1]
+        mounts = {v.split(":")[1]: v.split(":")[2:] for v in service["volumes"]}  # target -> [mode]
+        assert mounts[tokens.rpartition("/")[0]] == ["ro"]  # the folder, read-only
+    [cmd] = [args for word, args in dockerfile() if word == "CMD"]
+    assert "/run/docshelf/tokens.json" in yaml.safe_load(cmd)
+    proxy = services["proxy"]
+    assert proxy["read_only"] is True and proxy["cap_drop"] == ["ALL"] and proxy["cap_add"] == ["NET_BIND_SERVICE"]
+    assert proxy["security_opt"] == ["no-new-privileges:true"]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_the_systemd_unit_scores_below_one_in_systemd_analyze_security() -> None:
+    unit = REPO / "deploy" / "docshelf.service"
+    res = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)], capture_output=True,
+                         text=True, encoding="utf-8", timeout=HANG_S)  # fmt: skip
+    found = re.search(r"Overall exposure level for docshelf\.service: (\d+\.\d)", res.stdout)
+    assert found is not None, res.stdout + res.stderr
+    assert float(found.group(1)) < 1.0, res.stdout
+
+
+def _refuse_exec_gain() -> bool:
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None).prctl(65, 1, 0, 0, 0) == 0  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
+    except (OSError, AttributeError):
+        return False
+
+
+def test_the_server_answers_with_memory_deny_write_execute(tmp_path: Path) -> None:
+    """The unit sets MemoryDenyWriteExecute=yes: the server (Python, SQLite FTS5, the stemmer, Git) must run
+    where no memory may be both written and executed. Linux's PR_SET_MDWE sets the same rule on a process."""
+    probe = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(REPO / 'tests')!r}); "
+                            "import test_server_ops_deploy as t; sys.exit(0 if t._refuse_exec_gain() else 1)"],
+                           capture_output=True, timeout=HANG_S)  # fmt: skip
+    if probe.returncode != 0:
+        pytest.skip("this kernel has no PR_SET_MDWE (Linux 6.3+)")
+    root = make_small_shelf(tmp_path / "shelf")
+    launcher = write_launcher(tmp_path)
+    guarded = tmp_path / "mdwe_launcher.py"
+    guarded.write_text(
+        "import ctypes, runpy, sys\n"
+        "assert ctypes.CDLL(None).prctl(65, 1, 0, 0, 0) == 0\n"
+        f"sys.argv[0] = {str(launcher)!r}\n"
+        f"runpy.run_path({str(launcher)!r}, run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    port = free_port()
+    with http_server(guarded, ["--shelf", str(root), "--audit-log", str(tmp_path / "audit.jsonl")], port):
+        for name, arguments in (("search", {"query": "срок хранения"}), ("read_index", {})):
+            call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+            answer = httpx2.post(f"http://127.0.0.1:{port}/mcp", json=call, timeout=HANG_S,
+                                 headers={"Accept": "application/json, text/event-stream"})  # fmt: skip
+            assert answer.status_code == 200 and not answer.json()["result"]["isError"], answer.text

@@ -96,7 +96,7 @@ class TokenFileVerifier:
     def __init__(self, tokens_file: Path) -> None:
         self.tokens_file = tokens_file
         self._lock = threading.Lock()
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, int, int] | None = None
         self._names: dict[str, str] = {}
         self._reload()
         if not self._names:
@@ -113,7 +113,8 @@ class TokenFileVerifier:
                 f"No tokens file at {self.tokens_file}. Create it with "
                 f"`docshelf token add NAME --tokens {self.tokens_file}`."
             ) from exc
-        stamp = (st.st_mtime_ns, st.st_size)
+        # The inode too: `token revoke` replaces the file atomically, possibly within one mtime tick and at one size.
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
         with self._lock:
             if stamp == self._stamp:
                 return
