@@ -237,6 +237,10 @@ def test_tokens_file_stores_only_hashes(tmp_path: Path) -> None:
     assert oct(path.stat().st_mode & 0o777) == "0o600"
     listed = CliRunner().invoke(token, ["list", "--tokens", str(path)])
     assert "ci-bot" in listed.output and secret not in listed.output
+    assert CliRunner().invoke(token, ["add", "ivan", "--role", "investigator", "--tokens", str(path)]).exit_code == 0
+    rows = [line.split("\t") for line in CliRunner().invoke(token, ["list", "--tokens", str(path)]).output.splitlines()]
+    assert [(r[0], r[2]) for r in rows] == [("ci-bot", "client"), ("ivan", "investigator")]
+    assert CliRunner().invoke(token, ["add", "x", "--role", "root", "--tokens", str(path)]).exit_code == 2
     bad = CliRunner().invoke(token, ["add", "../x", "--tokens", str(path)])
     assert isinstance(bad.exception, ServeError)
 

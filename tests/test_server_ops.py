@@ -175,11 +175,12 @@ def test_a_connection_that_sends_no_complete_header_is_closed_and_audited(impati
     assert [r["outcome"] for r in read_lines(log)] == ["conn_request_header_timeout"]
 
 
-def test_with_tokens_metrics_answer_only_a_bearer_token_of_the_file(small: Path, tmp_path: Path) -> None:
+def test_with_tokens_metrics_answer_only_an_admin_token_of_the_file(small: Path, tmp_path: Path) -> None:
     from docshelf.server.auth import add_token
 
     tokens = tmp_path / "tokens.json"
-    token = add_token(tokens, "monitor")
+    token = add_token(tokens, "monitor", "admin")
+    client = add_token(tokens, "model-1")  # a client's token: the tools, not the monitoring page
     port, log = free_port(), tmp_path / "audit.jsonl"
     args = ["--shelf", str(small), "--audit-log", str(log), "--tokens", str(tokens)]
     with http_server(write_launcher(tmp_path), args, port):
@@ -187,8 +188,10 @@ def test_with_tokens_metrics_answer_only_a_bearer_token_of_the_file(small: Path,
         wait_ready(base)
         anonymous = httpx2.get(f"{base}/metrics", timeout=HANG_S)
         wrong = httpx2.get(f"{base}/metrics", headers={"Authorization": "Bearer nope"}, timeout=HANG_S)
+        other = httpx2.get(f"{base}/metrics", headers={"Authorization": f"Bearer {client}"}, timeout=HANG_S)
         right = httpx2.get(f"{base}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=HANG_S)
-    assert (anonymous.status_code, wrong.status_code, right.status_code) == (401, 401, 200)
+    assert (anonymous.status_code, wrong.status_code, other.status_code, right.status_code) == (401, 401, 403, 200)
+    assert "--role admin" in other.json()["error_description"]
     assert "docshelf_calls" not in anonymous.text and "docshelf_ready" in right.text
 
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from server_support import HANG_S, child_env, doc_path, free_port, git, make_small_shelf, read_lines, wait_until_ready
 from starlette.testclient import TestClient
-from web_support import NEW_WORD, OLD_WORD, QUOTE_BAD, QUOTE_OK, REF, build, make_calls, new_edition
+from web_support import NEW_WORD, OLD_WORD, QUOTE_BAD, QUOTE_OK, REF, build, make_calls, new_edition, relabel_clients
 
 from docshelf.errors import ServeError
 from docshelf.server.audit import AuditLog
@@ -275,7 +275,7 @@ def test_unknown_things_get_a_404_that_says_what_to_do(client: TestClient, path:
 @pytest.fixture
 def tokens(tmp_path: Path) -> dict[str, Any]:
     path = tmp_path / "tokens.json"
-    return {"file": path, "alice": add_token(path, "alice"), "bob": add_token(path, "bob")}
+    return {"file": path, "alice": add_token(path, "alice", "investigator"), "bob": add_token(path, "bob", "admin")}
 
 
 BAD_AUTH = [
@@ -448,3 +448,60 @@ def test_the_desk_reads_exactly_the_refs_serve_reads(tmp_path: Path) -> None:
     widened = TestClient(create_web_app(root, tmp_path / "audit.jsonl", refs=["refs/heads/"]), base_url=BASE)
     shown = widened.get(f"/at/draft/{path}")
     assert shown.status_code == 200 and "Не утверждено" in shown.text  # the operator's --refs, as for serve
+
+
+@pytest.fixture
+def clients_desk(desk: Desk, tmp_path: Path) -> tuple[Path, dict[str, list[str]], dict[str, str], Path]:
+    """The desk's log as two clients' calls, and a tokens file: carol (client), ivan (investigator)."""
+    log = tmp_path / "audit.jsonl"
+    log.write_text(desk.log.read_text(encoding="utf-8"), encoding="utf-8")
+    ids = relabel_clients(log, ["carol", "dave"])
+    path = tmp_path / "tokens.json"
+    tokens = {"carol": add_token(path, "carol"), "ivan": add_token(path, "ivan", "investigator")}
+    return log, ids, tokens, path
+
+
+def test_a_client_token_reads_its_own_calls_and_an_investigator_every_call(
+    desk: Desk, clients_desk: tuple[Path, dict[str, list[str]], dict[str, str], Path]
+) -> None:
+    log, ids, tokens, path = clients_desk
+    client = TestClient(create_web_app(desk.root, log, tokens_file=path), base_url=BASE)
+    carol = {"Authorization": f"Bearer {tokens['carol']}"}
+    own = client.get("/", headers=carol)
+    assert own.status_code == 200 and sorted(call_ids(own.text)) == sorted(ids["carol"])
+    assert sorted(call_ids(client.get("/?client=dave", headers=carol).text)) == sorted(ids["carol"])  # still hers
+    assert client.get(f"/call/{ids['carol'][0]}", headers=carol).status_code == 200
+    for other in (f"/call/{ids['dave'][0]}", f"/call/{ids['dave'][0]}/export?format=json"):
+        refused = client.get(other, headers=carol)
+        assert refused.status_code == 404 and "among your calls" in refused.text  # not which ids exist
+    ivan = {"Authorization": f"Bearer {tokens['ivan']}"}
+    everyone = client.get("/", headers=ivan)
+    assert sorted(call_ids(everyone.text)) == sorted(ids["carol"] + ids["dave"])
+    assert client.get(f"/call/{ids['dave'][0]}", headers=ivan).status_code == 200
+
+
+def test_the_call_id_box_opens_the_call(desk: Desk, client: TestClient) -> None:
+    page = client.get("/")
+    assert 'action="/call"' in page.text and 'name="id"' in page.text
+    jump = client.get("/call", params={"id": f" {desk.call_id('fetch')} "}, follow_redirects=False)
+    assert jump.status_code == 303 and jump.headers["location"] == f"/call/{desk.call_id('fetch')}"
+    assert client.get("/call", params={"id": ""}, follow_redirects=False).headers["location"] == "/"
+
+
+def test_the_list_shows_arguments_as_a_reader_scans_them(desk: Desk, client: TestClient) -> None:
+    text = html.unescape(client.get("/").text)
+    assert "path: docs/" in text and '{"path"' not in text
+
+
+def test_the_session_cookie_is_secure_behind_tls(desk: Desk, tokens: dict[str, Any]) -> None:
+    hosts = ["docshelf.corp.local"]
+    app = create_web_app(desk.root, desk.log, tokens_file=tokens["file"], allowed_hosts=hosts)
+    published = TestClient(app, base_url="http://docshelf.corp.local")  # the TLS proxy's name, plain behind it
+    cookie = published.post("/login", data={"token": tokens["alice"]}, follow_redirects=False).headers["set-cookie"]
+    assert "secure" in cookie.lower() and "httponly" in cookie.lower() and "samesite=strict" in cookie.lower()
+    local = TestClient(create_web_app(desk.root, desk.log, tokens_file=tokens["file"]), base_url=BASE)
+    plain = local.post("/login", data={"token": tokens["alice"]}, follow_redirects=False).headers["set-cookie"]
+    assert "secure" not in plain.lower()  # a loopback desk over plain HTTP: a Secure cookie would never come back
+    forwarded = local.post("/login", data={"token": tokens["alice"]}, headers={"X-Forwarded-Proto": "https"},
+                           follow_redirects=False).headers["set-cookie"]  # fmt: skip
+    assert "secure" in forwarded.lower()

@@ -29,6 +29,7 @@ from server_support import (
 )
 from web_support import QUOTE_OK, REF
 
+from docshelf.errors import ServeError
 from docshelf.server.app import create_server
 from docshelf.server.audit import CALL_ID, META_KEY, AuditLog
 from docshelf.server.commands import audit as audit_command
@@ -182,6 +183,13 @@ def test_the_audit_command_reads_logs_with_ids(tmp_path: Path) -> None:
         call_id = log.write({k: None for k in SCHEMA_KEYS} | {"ts": "2026-11-30T10:00:00.000000Z", "client": "bob"})
     result = CliRunner().invoke(audit_command, ["--log", str(path), "--json"])
     assert result.exit_code == 0 and json.loads(result.output)["id"] == call_id
+    one = CliRunner().invoke(audit_command, [call_id, "--log", str(path)])  # the call id a result carried
+    assert one.exit_code == 0 and f"id: {call_id}\n" in one.output and "client: bob\n" in one.output
+    assert (
+        json.loads(CliRunner().invoke(audit_command, [call_id, "--log", str(path), "--json"]).output)["id"] == call_id
+    )
+    missing = CliRunner().invoke(audit_command, ["nope", "--log", str(path)])
+    assert isinstance(missing.exception, ServeError) and "No audit record with id 'nope'" in str(missing.exception)
 
 
 # --- the desk's index of the log ------------------------------------------------------------------

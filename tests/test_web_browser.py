@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import uvicorn
 from server_support import HANG_S, doc_path, free_port, read_lines
-from web_support import NEW_WORD, OLD_WORD, build, make_calls, new_edition
+from web_support import NEW_WORD, OLD_WORD, build, make_calls, new_edition, relabel_clients
 
 from docshelf.server.auth import add_token
 from docshelf.shelf import gitrepo
@@ -118,7 +118,7 @@ def test_a_browser_logs_in_with_a_token(tmp_path: Path, browser: Any) -> None:
     root, log = build(tmp_path)
     calls_in_a_thread(root, log)
     tokens = tmp_path / "tokens.json"
-    token = add_token(tokens, "investigator")
+    token = add_token(tokens, "investigator", "investigator")
     with serving(create_web_app(root, log, tokens_file=tokens)) as base:
         page = browser.new_page()
         page.goto(f"{base}/doc/ПТХ")
@@ -131,3 +131,25 @@ def test_a_browser_logs_in_with_a_token(tmp_path: Path, browser: Any) -> None:
         assert page.url == f"{base}/doc/%D0%9F%D0%A2%D0%A5" and "investigator" in page.locator("nav").text_content()
         page.click("text=Audit")
         assert page.locator("table.audit tbody tr").count() == len(read_lines(log))
+
+
+def test_a_client_token_sees_its_own_calls_and_opens_one_by_its_id(tmp_path: Path, browser: Any) -> None:
+    root, log = build(tmp_path)
+    calls_in_a_thread(root, log)
+    ids = relabel_clients(log, ["model-a", "model-b"])
+    tokens = tmp_path / "tokens.json"
+    token = add_token(tokens, "model-a")  # a client's token: its own calls only
+    with serving(create_web_app(root, log, tokens_file=tokens)) as base:
+        page = browser.new_page()
+        page.goto(f"{base}/")
+        page.fill("input[name=token]", token)
+        page.click("button[type=submit]")
+        rows = page.locator("table.audit tbody tr")
+        assert rows.count() == len(ids["model-a"]) and "model-b" not in (
+            page.locator("table.audit").text_content() or ""
+        )
+        page.fill("input[name=id]", ids["model-a"][0])
+        page.click("text=Open")
+        assert page.url == f"{base}/call/{ids['model-a'][0]}"
+        page.goto(f"{base}/call/{ids['model-b'][0]}")
+        assert "among your calls" in (page.locator(".warning").text_content() or "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +56,14 @@ def new_edition(root: Path) -> str:
     assert OLD_WORD in text
     section.write_text(text.replace(OLD_WORD, NEW_WORD), encoding="utf-8")
     return gitrepo.commit(root, "Edition 2: ст. 1 shortens the storage term")
+
+
+def relabel_clients(log_path: Path, names: list[str]) -> dict[str, list[str]]:
+    """Give the log's records these client names in turn (as if several clients had called); ids by client."""
+    records = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    by_client: dict[str, list[str]] = {name: [] for name in names}
+    for n, record in enumerate(records):
+        record["client"] = names[n % len(names)]
+        by_client[record["client"]].append(record["id"])
+    log_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return by_client

@@ -4,12 +4,16 @@ The tokens file (JSON, mode 0600, replaced atomically on every change)::
 
     {"docshelf_tokens": 1,
      "tokens": [{"name": "alice", "id": "3f2a9c1b7d04", "sha256": "<hex of sha256(token)>",
-                 "created": "2026-11-30T12:00:00.000000Z"}]}
+                 "created": "2026-11-30T12:00:00.000000Z", "role": "client"}]}
 
 A token is ``dsk_`` + 43 URL-safe characters (256 random bits); it is printed once by ``add_token``
 and never stored. ``id`` is the first 12 hex digits of the hash, to tell a client's tokens apart
 when rotating. Several tokens may share a name (rotation: add the new one, then revoke by id).
 The verifier re-reads the file when it changes, so a revocation takes effect without a restart.
+
+A token carries a role: ``client`` (a model's MCP client: the tools, and on the web desk at most its own
+calls), ``investigator`` (the desk: every call, every client) or ``admin`` (the desk, and ``/metrics``).
+An entry written before roles existed is a client.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from docshelf.errors import ServeError
 from docshelf.server.audit import utc_now
 
 SCOPE = "shelf:read"
+ROLES = ("client", "investigator", "admin")
+_ROLE_SCOPE = "role:"  # the role travels in the SDK AccessToken's scopes: «role:investigator»
 TOKEN_PREFIX = "dsk_"
 FORMAT_VERSION = 1
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
@@ -48,7 +54,8 @@ def load_tokens(tokens_file: Path) -> list[dict[str, str]]:
         entries = data["tokens"]
         if data.get("docshelf_tokens") != FORMAT_VERSION or not isinstance(entries, list):
             raise ValueError("not a DocShelf tokens file")
-        return [{k: str(e[k]) for k in ("name", "id", "sha256", "created")} for e in entries]
+        out = [{k: str(e[k]) for k in ("name", "id", "sha256", "created")} | {"role": _role(e)} for e in entries]
+        return out
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ServeError(
             f"{tokens_file} is not a readable DocShelf tokens file ({exc}). Create one with "
@@ -69,14 +76,30 @@ def _save(tokens_file: Path, entries: list[dict[str, str]]) -> None:
         raise
 
 
-def add_token(tokens_file: Path, name: str) -> str:
+def _role(entry: dict[str, Any]) -> str:
+    role = str(entry.get("role", "client"))
+    if role not in ROLES:
+        raise ValueError(f"token {entry.get('id')} has the unknown role {role!r} (roles: {', '.join(ROLES)})")
+    return role
+
+
+def role_of(access: AccessToken | None) -> str | None:
+    """The role a verified token carries (None: no token, as on a loopback server without --tokens)."""
+    if access is None:
+        return None
+    return next((s.removeprefix(_ROLE_SCOPE) for s in access.scopes if s.startswith(_ROLE_SCOPE)), "client")
+
+
+def add_token(tokens_file: Path, name: str, role: str = "client") -> str:
     """Create a random token for client ``name``, store only its hash in ``tokens_file``, return the token."""
     if not _NAME.match(name):
         raise ServeError(f"Invalid client name {name!r}: use 1–64 letters, digits, '.', '_', '@' or '-'.")
+    if role not in ROLES:
+        raise ServeError(f"Unknown role {role!r}: choose one of {', '.join(ROLES)}.")
     entries = load_tokens(tokens_file)
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     digest = _hash(token)
-    entries.append({"name": name, "id": digest[:12], "sha256": digest, "created": utc_now()})
+    entries.append({"name": name, "id": digest[:12], "sha256": digest, "created": utc_now(), "role": role})
     _save(tokens_file, entries)
     return token
 
@@ -97,7 +120,7 @@ class TokenFileVerifier:
         self.tokens_file = tokens_file
         self._lock = threading.Lock()
         self._stamp: tuple[int, int, int] | None = None
-        self._names: dict[str, str] = {}
+        self._names: dict[str, tuple[str, str]] = {}  # sha256 -> (client name, role)
         self._reload()
         if not self._names:
             raise ServeError(
@@ -118,7 +141,7 @@ class TokenFileVerifier:
         with self._lock:
             if stamp == self._stamp:
                 return
-            self._names = {e["sha256"]: e["name"] for e in load_tokens(self.tokens_file)}
+            self._names = {e["sha256"]: (e["name"], e["role"]) for e in load_tokens(self.tokens_file)}
             self._stamp = stamp
 
     async def verify_token(self, token: str) -> AccessToken | None:
@@ -129,12 +152,13 @@ class TokenFileVerifier:
             with self._lock:
                 self._names, self._stamp = {}, None
             return None
-        name = self._names.get(_hash(token))
-        if name is None:
+        found = self._names.get(_hash(token))
+        if found is None:
             return None
-        return AccessToken(token=token, client_id=name, scopes=[SCOPE])
+        name, role = found
+        return AccessToken(token=token, client_id=name, scopes=[SCOPE, _ROLE_SCOPE + role])
 
 
 def describe(entries: list[dict[str, str]]) -> list[dict[str, Any]]:
     """Token entries without their hashes, for listing."""
-    return [{"name": e["name"], "id": e["id"], "created": e["created"]} for e in entries]
+    return [{"name": e["name"], "id": e["id"], "created": e["created"], "role": e["role"]} for e in entries]

@@ -161,13 +161,21 @@ def token() -> None:
 @token.command("add")
 @click.argument("name")
 @TOKENS_OPTION
-def token_add(name: str, tokens_file: Path) -> None:
+@click.option(
+    "--role",
+    type=click.Choice(["client", "investigator", "admin"]),
+    default="client",
+    show_default=True,
+    help="client: the MCP tools, and on the desk at most its own calls; investigator: the whole desk; "
+    "admin: the desk and /metrics.",
+)
+def token_add(name: str, tokens_file: Path, role: str) -> None:
     """Create a token for client NAME and print it once (store it in the client's config)."""
     from docshelf.server.auth import add_token
 
-    secret = add_token(tokens_file, name)
+    secret = add_token(tokens_file, name, role)
     click.echo(secret)
-    _say(f"Token for {name} added to {tokens_file}. It is shown only now; only its hash is stored.")
+    _say(f"Token for {name} ({role}) added to {tokens_file}. It is shown only now; only its hash is stored.")
 
 
 @token.command("list")
@@ -177,7 +185,7 @@ def token_list(tokens_file: Path) -> None:
     from docshelf.server.auth import describe, load_tokens
 
     for entry in describe(load_tokens(tokens_file)):
-        click.echo(f"{entry['name']}\t{entry['id']}\t{entry['created']}")
+        click.echo(f"{entry['name']}\t{entry['id']}\t{entry['role']}\t{entry['created']}")
 
 
 @token.command("revoke")
@@ -194,6 +202,7 @@ def token_revoke(name_or_id: str, tokens_file: Path) -> None:
 
 
 @click.command()
+@click.argument("call_id", required=False)
 @SHELF_OPTION
 @click.option(
     "--log",
@@ -205,11 +214,33 @@ def token_revoke(name_or_id: str, tokens_file: Path) -> None:
 @click.option("--since", default=None, help="Only calls at or after: 2026-11-30, 2026-11-30T10:00, or 15m / 2h / 7d.")
 @click.option("--client", default=None, help="Only calls by this client (token name, or OS user on stdio).")
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
-def audit(shelf_dir: Path | None, log_file: Path | None, since: str | None, client: str | None, as_json: bool) -> None:
-    """Print the server's audit log: who called what, at which commit, with what outcome."""
+def audit(
+    call_id: str | None,
+    shelf_dir: Path | None,
+    log_file: Path | None,
+    since: str | None,
+    client: str | None,
+    as_json: bool,
+) -> None:
+    """Print the server's audit log: who called what, at which commit, with what outcome.
+
+    With CALL_ID (the call_id every result carries), print that one call's whole record.
+    """
     from docshelf.server.audit import read_audit
 
-    records = read_audit(log_file or _shelf(shelf_dir) / AUDIT_DEFAULT, since=since, client=client)
+    path = log_file or _shelf(shelf_dir) / AUDIT_DEFAULT
+    records = read_audit(path, since=since, client=client)
+    if call_id is not None:
+        found = [r for r in records if r.get("id") == call_id]
+        if not found:
+            raise ServeError(f"No audit record with id {call_id!r} in {path}. List the calls with docshelf audit.")
+        if as_json:
+            click.echo(json.dumps(found[0], ensure_ascii=False))
+        else:
+            for key, value in found[0].items():
+                shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                click.echo(f"{key}: {shown}")
+        return
     for r in records:
         if as_json:
             click.echo(json.dumps(r, ensure_ascii=False))

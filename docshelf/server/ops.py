@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from docshelf.errors import DocShelfError
+from docshelf.server.auth import role_of
 from docshelf.server.pin import Pin
 from docshelf.text import warmup
 from docshelf.text.buildqueue import BUILDS
@@ -156,12 +157,19 @@ class Readiness:
     async def metrics_page(self, request: Request) -> Response:
         if self.verifier is not None:
             scheme, _, token = request.headers.get("authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or await self.verifier.verify_token(token.strip()) is None:
+            access = await self.verifier.verify_token(token.strip()) if scheme.lower() == "bearer" else None
+            if access is None:
                 return JSONResponse(
                     {"error": "invalid_token", "error_description": "/metrics needs a bearer token of --tokens."},
                     status_code=401,
                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
                 )
+            if role_of(access) != "admin":  # its labels name the clients and what they were refused
+                return JSONResponse(
+                    {"error": "insufficient_scope", "error_description": "/metrics is for an admin token: "
+                     "docshelf token add NAME --role admin --tokens FILE."},
+                    status_code=403,
+                )  # fmt: skip
         self.metrics.ready.set(1 if self.ready_commit == self.pin.current else 0)
         self.metrics.read_queue()
         return Response(self.metrics.render(), media_type=CONTENT_TYPE_LATEST)

@@ -22,7 +22,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecurityMiddleware
 from starlette.applications import Starlette
@@ -33,9 +35,9 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from docshelf.errors import DocShelfError
-from docshelf.server.auth import TokenFileVerifier
-from docshelf.server.httpapp import LOOPBACK_NAMES, transport_security
+from docshelf.errors import DocShelfError, ServeError
+from docshelf.server.auth import TokenFileVerifier, role_of
+from docshelf.server.httpapp import LOOPBACK_NAMES, is_loopback, transport_security
 from docshelf.server.pin import ReadableRefs, check_pattern
 from docshelf.web import casefile, pages
 from docshelf.web.auditindex import AuditIndex, Filters
@@ -108,11 +110,11 @@ class Fence:
         if refused is not None:
             await refused(scope, receive, send)
             return
-        user, refusal = await self._user(request)
+        user, role, refusal = await self._user(request)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        scope.setdefault("state", {})["user"] = user
+        scope.setdefault("state", {}).update(user=user, role=role)
         await self.app(scope, receive, self._headed(send))
 
     @staticmethod
@@ -124,32 +126,58 @@ class Fence:
 
         return with_headers
 
-    async def _user(self, request: Request) -> tuple[str | None, Response | None]:
+    async def _user(self, request: Request) -> tuple[str | None, str | None, Response | None]:
+        """Who asks and in which role; without --tokens (loopback only) the operator, who reads everything."""
         if self.verifier is None:
-            return None, None
+            return None, None, None
         header = request.headers.get("authorization")
         if header is not None:
             scheme, _, bearer = header.partition(" ")
             access = await self.verifier.verify_token(bearer.strip()) if scheme.lower() == "bearer" else None
             if access is None:
-                return None, PlainTextResponse(
-                    "Invalid token.", 401, {"WWW-Authenticate": 'Bearer error="invalid_token"'}
+                return (
+                    None,
+                    None,
+                    PlainTextResponse("Invalid token.", 401, {"WWW-Authenticate": 'Bearer error="invalid_token"'}),
                 )
-            return access.client_id, None
+            return access.client_id, role_of(access), None
         token = self.sessions.token(request.cookies.get(SESSION_COOKIE, ""))
         access = await self.verifier.verify_token(token) if token else None
         if access is not None:
-            return access.client_id, None
+            return access.client_id, role_of(access), None
         if request.url.path in PUBLIC:
-            return None, None
+            return None, None, None
         if request.method == "GET":
-            return None, RedirectResponse(url("/login", next=request.url.path), 303)
-        return None, PlainTextResponse("Log in first: /login.", 401)
+            return None, None, RedirectResponse(url("/login", next=request.url.path), 303)
+        return None, None, PlainTextResponse("Log in first: /login.", 401)
 
 
 def _user(request: Request) -> str | None:
     user: str | None = request.scope.get("state", {}).get("user")
     return user
+
+
+def _own_calls_only(request: Request) -> str | None:
+    """The client whose calls alone this request may see: a ``client`` token's own name; None for the
+    desk's investigators and admins (and the operator of a loopback desk without tokens)."""
+    return _user(request) if request.scope.get("state", {}).get("role") == "client" else None
+
+
+def _visible(request: Request, record: dict[str, Any]) -> dict[str, Any]:
+    """A call record, or «no such call» to a client token asking for another client's call (not a 403:
+    it must not learn which call ids exist)."""
+    own = _own_calls_only(request)
+    if own is not None and record.get("client") != own:
+        raise ServeError(f"No audit record with id {record.get('id')!r} among your calls. Your calls are listed at /.")
+    return record
+
+
+def _behind_tls(request: Request) -> bool:
+    """Whether the browser reached the desk over TLS: directly, through a proxy that says so, or at any name
+    but loopback (the desk is only ever published behind a TLS proxy). Its cookie is then ``Secure``."""
+    if request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https":
+        return True
+    return not is_loopback(request.url.hostname or "")
 
 
 def _page(request: Request, title: str, body: str, status: int = 200) -> HTMLResponse:
@@ -181,10 +209,15 @@ def _routes(desk: Desk, verifier: TokenFileVerifier | None, sessions: Sessions) 
     def index(request: Request) -> Response:
         q = request.query_params
         filters = Filters(**{k: q.get(k, "").strip() for k in ("client", "tool", "doc", "verdict", "since", "until")})
+        own = _own_calls_only(request)
+        if own is not None:
+            filters = replace(filters, client=own)  # a client's token reads its own calls, whatever it asks
         number = int(q["page"]) if q.get("page", "").isdigit() else 1
         page = desk.audit.page(filters, number)
         records = desk.audit.records(page.entries)
         menus = {f: desk.audit.values(f) for f in ("client", "tool", "verdict")}
+        if own is not None:
+            menus["client"] = [own]
         body = pages.audit_list(page, records, filters, menus)
         if desk.audit.unreadable:
             body = f'<p class="warning">{desk.audit.unreadable} line(s) of the log are not JSON records.</p>' + body
@@ -195,12 +228,16 @@ def _routes(desk: Desk, verifier: TokenFileVerifier | None, sessions: Sessions) 
             )
         return _page(request, "Audit log", body)
 
+    def lookup(request: Request) -> Response:
+        call_id = request.query_params.get("id", "").strip()
+        return RedirectResponse(url(f"/call/{call_id}") if call_id else "/", 303)
+
     def call(request: Request) -> Response:
-        record = casefile.record_of(desk, request.path_params["call_id"])
+        record = _visible(request, casefile.record_of(desk, request.path_params["call_id"]))
         return _page(request, f"Call {record['id']}", casefile.call_body(desk, record))
 
     def export(request: Request) -> Response:
-        record = casefile.record_of(desk, request.path_params["call_id"])
+        record = _visible(request, casefile.record_of(desk, request.path_params["call_id"]))
         if request.query_params.get("format") == "json":
             return _download(casefile.call_json(desk, record), f"call-{record['id']}.json", "application/json")
         html = frame(f"Call {record['id']}", casefile.call_body(desk, record), nav=False, inline_css=True)
@@ -249,7 +286,7 @@ def _routes(desk: Desk, verifier: TokenFileVerifier | None, sessions: Sessions) 
                 frame("Log in", casefile.login_form(target, "That token is not valid."), nav=False), 401
             )
         response = RedirectResponse(target, 303)
-        secure = request.url.scheme == "https"
+        secure = _behind_tls(request)
         response.set_cookie(SESSION_COOKIE, sessions.open(token), httponly=True, samesite="strict", secure=secure)
         return response
 
@@ -264,6 +301,7 @@ def _routes(desk: Desk, verifier: TokenFileVerifier | None, sessions: Sessions) 
 
     return [
         Route("/", guarded(index)),
+        Route("/call", lookup),
         Route("/call/{call_id}", guarded(call)),
         Route("/call/{call_id}/export", guarded(export)),
         Route("/diff", guarded(diff)),

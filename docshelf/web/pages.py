@@ -32,7 +32,9 @@ def short(sha: object) -> str:
 
 
 def _args_text(args: dict[str, Any]) -> str:
-    text = json.dumps(args, ensure_ascii=False)
+    """A call's arguments as a reader scans them: «query: срок хранения · limit: 5», not a JSON object."""
+    parts = [f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}" for k, v in args.items()]
+    text = " · ".join(parts)
     return text if len(text) <= 160 else text[:160] + " …"
 
 
@@ -43,7 +45,12 @@ def _select(name: str, values: list[str], chosen: str) -> str:
 
 
 def audit_filters(filters: Filters, menus: dict[str, list[str]]) -> str:
-    return (
+    lookup = (
+        '<form class="filters" method="get" action="/call">'
+        '<label>call id <input name="id" placeholder="the call_id a result carries"></label>'
+        '<button type="submit">Open</button></form>'
+    )
+    return lookup + (
         '<form class="filters" method="get" action="/">'
         + _select("client", menus["client"], filters.client)
         + _select("tool", menus["tool"], filters.tool)
