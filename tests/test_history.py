@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numbergen
 import pytest
 from conftest import corpus_file
 
@@ -353,3 +354,16 @@ def test_the_gate_passes_a_clean_shelf_and_catches_a_hand_edit(tmp_path: Path) -
     drift = _gate(root)
     assert drift.returncode == 1 and section.relative_to(root).as_posix() in drift.stdout
     assert "письменного" in section.read_text(encoding="utf-8")  # the rebuild restored the source's wording
+
+
+@pytest.mark.parametrize("scheme", numbergen.schemes(), ids=lambda s: s.name)
+def test_one_act_in_two_formats_diffs_as_no_change(tmp_path: Path, fonts: None, scheme: numbergen.Scheme) -> None:
+    """The same act as a PDF, then as a DOCX edition: the diff compares clause text, not layout (heading
+    levels, line breaks, page furniture), so it names no clause."""
+    root = shelf.init(tmp_path / "shelf", name="Formats")
+    pdf = numbergen.write_pdf(scheme, tmp_path / f"{scheme.name}.pdf")
+    word = numbergen.write_docx(scheme, tmp_path / f"{scheme.name}.docx")
+    shelf.add(root, [pdf], DocOptions(source="", category="g", id="X"), progress=lambda _m: None)
+    shelf.add(root, [word], DocOptions(source="", category="g", id="X"), update=True, progress=lambda _m: None)
+    (doc,) = diff(root, "HEAD~1", "HEAD", "X").to_dict()["documents"]
+    assert doc["clauses"] == []

@@ -248,6 +248,9 @@ def test_a_record_exports_as_json_and_html(desk: Desk, client: TestClient) -> No
     page = client.get(f"/call/{call_id}/export", params={"format": "html"})
     _self_contained(page.text)
     assert element(page.text, "pre", "returned-text") == body["reread"]["result"]["text"]
+    on_desk = client.get(f"/call/{call_id}").text
+    assert 'href="/at/' in on_desk and 'href="/' not in page.text  # a case file opened offline has no dead links
+    assert desk.path in page.text  # the paths stay, as text
 
 
 @pytest.mark.parametrize(
@@ -505,3 +508,17 @@ def test_the_session_cookie_is_secure_behind_tls(desk: Desk, tokens: dict[str, A
     forwarded = local.post("/login", data={"token": tokens["alice"]}, headers={"X-Forwarded-Proto": "https"},
                            follow_redirects=False).headers["set-cookie"]  # fmt: skip
     assert "secure" in forwarded.lower()
+
+
+def test_an_english_desk_page_states_an_edition_in_english() -> None:
+    """One language a page: the desk is English, so a call's edition status is too (the act's own name stays)."""
+    from datetime import date
+
+    from docshelf.law import editions
+    from docshelf.web.pages import record_facts
+
+    status = editions.edition_status({"valid_to": "2026-03-01", "replaced_by": "ext:Приказ ФСТЭК № 117"},
+                                     date(2026, 11, 30)).to_dict()  # fmt: skip
+    shown = html.unescape(record_facts({"id": "c1", "tool": "fetch", "commit": "a" * 40}, status, "2026-11-30"))
+    assert "repealed 2026-03-01, replaced by: Приказ ФСТЭК № 117" in shown
+    assert "утратил" not in shown and "заменён" not in shown

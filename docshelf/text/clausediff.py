@@ -31,7 +31,7 @@ class ClauseChange:
 @dataclass(frozen=True)
 class Unit:
     path: str
-    own: str  # the clause without its sub-clauses, whitespace collapsed: what "changed" compares
+    own: str  # the clause without its sub-clauses, spaces collapsed, lines kept: what "changed" compares
     full: str  # the clause with its sub-clauses: what "added" / "removed" show
     order: int
 
@@ -55,7 +55,10 @@ def _own_texts(text: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, 
             pos = max(pos, spans[j][2])
         pieces.append(text[pos:b])
         full = "\n".join(ln.rstrip() for ln in text[a:b].splitlines() if ln.strip())
-        out.append((cid, " ".join(" ".join(pieces).split()), full))
+        # Lines kept: a heading's «##» is markup only at a line's start, and two formats of one act set
+        # headings at different levels (a PDF's «##» is a DOCX's «###»); normalization drops it there.
+        own = "\n".join(" ".join(line.split()) for line in "\n".join(pieces).splitlines() if line.strip())
+        out.append((cid, own, full))
     return out
 
 
@@ -71,7 +74,7 @@ def doc_units(meta: DocMeta, texts: dict[str, str]) -> dict[str, Unit]:
             if (u := units.get(cid)) is None:
                 units[cid] = Unit(s.path, own, full, len(units))
             else:
-                units[cid] = replace(u, own=f"{u.own} {own}", full=f"{u.full}\n{full}")
+                units[cid] = replace(u, own=f"{u.own}\n{own}", full=f"{u.full}\n{full}")
     return units
 
 

@@ -17,6 +17,7 @@ Bearer``), re-checked on every request so a revoked token stops working at once.
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -45,6 +46,7 @@ from docshelf.web.casefile import Desk
 from docshelf.web.html import css_text, esc, frame, url
 
 SESSION_COOKIE = "docshelf_session"
+_DESK_LINK = re.compile(r'<a href="/[^"]*">(.*?)</a>', re.S)  # a link to another desk page (not «#anchor»)
 SESSION_SECONDS = 12 * 3600
 MAX_SESSIONS = 1024
 MAX_FORM_BYTES = 1 << 20  # an answer check's quotes: far more than one answer holds
@@ -241,6 +243,8 @@ def _routes(desk: Desk, verifier: TokenFileVerifier | None, sessions: Sessions) 
         if request.query_params.get("format") == "json":
             return _download(casefile.call_json(desk, record), f"call-{record['id']}.json", "application/json")
         html = frame(f"Call {record['id']}", casefile.call_body(desk, record), nav=False, inline_css=True)
+        # Opened from a case file, «/at/…» would be file:///at/…, a dead link: the text stays, the link goes.
+        html = _DESK_LINK.sub(r"<span>\1</span>", html)
         return _download(html, f"call-{record['id']}.html", "text/html; charset=utf-8")
 
     def diff(request: Request) -> Response:

@@ -196,8 +196,8 @@ def doc_page(desk: Desk, doc_id: str) -> str:
                 else f"<code>{esc(change.sha[:12])}</code>",
                 esc(change.subject),
                 f"<code>{esc(edition)}</code>",
-                esc(then["label"] if then else "—"),
-                esc(now["label"] if now else "—"),
+                esc(then["label_en"] if then else "—"),
+                esc(now["label_en"] if now else "—"),
                 compare,
             ]
         )

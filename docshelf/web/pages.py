@@ -116,7 +116,7 @@ def record_facts(record: dict[str, Any], status: dict[str, Any] | None, day: str
     }
     if status is not None:
         pairs[f"edition status on {day}"] = (
-            f'<span class="status s-{esc(status["code"])}">{esc(status["label"])}</span>'
+            f'<span class="status s-{esc(status["code"])}">{esc(status["label_en"])}</span>'
         )
     return facts(pairs)
 
