@@ -6,6 +6,7 @@ over real sockets.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -254,3 +255,55 @@ def test_every_line_the_server_logs_is_in_one_format(small: Path, tmp_path: Path
     else:
         stamp = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR|CRITICAL) \S+: ")
         assert [line for line in lines if not stamp.match(line)] == []
+
+
+STREAM = {"Accept": "text/event-stream"}
+
+
+def test_held_event_streams_are_capped_per_token_and_in_all_and_every_refusal_is_audited(
+    small: Path, tmp_path: Path
+) -> None:
+    from docshelf.server.auth import add_token
+
+    tokens = tmp_path / "tokens.json"
+    one, two = add_token(tokens, "one"), add_token(tokens, "two")
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    args = ["--shelf", str(small), "--audit-log", str(log), "--tokens", str(tokens),
+            "--max-streams", "3", "--max-streams-per-client", "2"]  # fmt: skip
+    base = f"http://127.0.0.1:{port}/mcp"
+    with http_server(write_launcher(tmp_path), args, port), httpx2.Client(timeout=HANG_S) as http:
+        with contextlib.ExitStack() as held:
+
+            def stream(token: str) -> httpx2.Response:
+                headers = {**STREAM, "Authorization": f"Bearer {token}"}
+                return held.enter_context(http.stream("GET", base, headers=headers))
+
+            assert [stream(one).status_code, stream(one).status_code] == [200, 200]
+            third = stream(one)  # a third of one token's streams
+            assert third.status_code == 429 and third.headers["retry-after"] == "30"
+            assert stream(two).status_code == 200  # three in all now
+            assert stream(two).status_code == 503  # the server's cap
+            call = http.post(base, json=CALL, headers={**HEADERS, "Authorization": f"Bearer {two}"})
+            assert call.status_code == 200  # tool calls are not held up by the streams
+        # Closed streams give their places back once the server sees the disconnects (a moment later).
+        deadline = time.monotonic() + HANG_S
+        while True:
+            with http.stream("GET", base, headers={**STREAM, "Authorization": f"Bearer {one}"}) as again:
+                if again.status_code == 200 or time.monotonic() > deadline:
+                    break
+            time.sleep(0.1)
+        assert again.status_code == 200
+    refused = [(r["outcome"], r["error"]) for r in read_lines(log) if r["outcome"] in ("http_429", "http_503")]
+    assert refused[:2] == [("http_429", "too_many_streams_from_client"), ("http_503", "too_many_streams")]
+    assert set(refused[2:]) <= {("http_429", "too_many_streams_from_client")}  # the waits for a place, each audited
+
+
+def test_an_idle_event_stream_is_ended_and_gives_its_place_back(small: Path, tmp_path: Path) -> None:
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    args = ["--shelf", str(small), "--audit-log", str(log), "--stream-timeout", "0.5", "--max-streams-per-client", "1"]
+    base = f"http://127.0.0.1:{port}/mcp"
+    with http_server(write_launcher(tmp_path), args, port), httpx2.Client(timeout=HANG_S) as http:
+        for _ in range(2):  # the second is allowed only because the first ended
+            with http.stream("GET", base, headers=STREAM) as held:
+                assert held.status_code == 200
+                assert b"".join(held.iter_bytes()) == b""  # ends by itself: nothing was sent, then the end

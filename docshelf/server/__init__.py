@@ -15,6 +15,9 @@ Modules:
 Only this package imports the MCP SDK. Git is reached only through ``docshelf.shelf.gitrepo``.
 """
 
-# How often ``--follow`` looks for a new commit by default. Here, not in ``follow``, so the ``serve``
-# command's options are known without importing Git (``docshelf --help`` stays fast).
-DEFAULT_INTERVAL_S = 30.0
+# Defaults of ``serve`` options, here rather than in the modules that use them so the command's options
+# are known without importing Git, Starlette or the SDK (``docshelf --help`` stays fast).
+DEFAULT_INTERVAL_S = 30.0  # how often ``--follow`` looks for a new commit
+MAX_STREAMS = 64  # held GET /mcp event streams at once (``streams``)
+MAX_STREAMS_PER_CLIENT = 4
+STREAM_IDLE_S = 300.0

@@ -18,7 +18,7 @@ import click
 from docshelf.cliopts import SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
 from docshelf.errors import ServeError
-from docshelf.server import DEFAULT_INTERVAL_S
+from docshelf.server import DEFAULT_INTERVAL_S, MAX_STREAMS, MAX_STREAMS_PER_CLIENT, STREAM_IDLE_S
 
 AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"
 
@@ -98,6 +98,27 @@ def _say(message: str) -> None:
     help="More builds that may wait for one; past them a call is told to retry later.",
 )
 @click.option(
+    "--max-streams",
+    default=MAX_STREAMS,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="GET /mcp event streams open at once (http); past it a new one gets 503 and is audited.",
+)
+@click.option(
+    "--max-streams-per-client",
+    default=MAX_STREAMS_PER_CLIENT,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Event streams one client (its token, else its address) may hold; past it 429, audited.",
+)
+@click.option(
+    "--stream-timeout",
+    default=STREAM_IDLE_S,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Seconds an event stream stays open; the stateless server sends nothing on it, a client reconnects.",
+)
+@click.option(
     "--log-format",
     type=click.Choice(["text", "json"]),
     default="text",
@@ -119,6 +140,9 @@ def serve(
     header_timeout: float,
     max_builds: int,
     waiting_builds: int,
+    max_streams: int,
+    max_streams_per_client: int,
+    stream_timeout: float,
     log_format: str,
 ) -> None:
     """Serve the shelf over MCP (read_index, fetch; shelf:// resources), pinned, audited and fenced."""
@@ -149,6 +173,9 @@ def serve(
         header_timeout=header_timeout,
         max_builds=max_builds,
         waiting_builds=waiting_builds,
+        max_streams=max_streams,
+        max_streams_per_client=max_streams_per_client,
+        stream_idle_s=stream_timeout,
     )
     serve_shelf(options, say=logs.status)
 

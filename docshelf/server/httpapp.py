@@ -33,6 +33,7 @@ from docshelf.errors import ServeError
 from docshelf.server.audit import AuditLog, utc_now
 from docshelf.server.edges import HEADER_TIMEOUT_S, ConnectionGuard, guarded_protocol
 from docshelf.server.ops import Readiness
+from docshelf.server.streams import BoundedStreams, StreamLimits
 from docshelf.server.tools import MAX_ARGUMENT_CHARS, MAX_BATCH_ITEMS
 
 MCP_PATH = "/mcp"
@@ -157,6 +158,21 @@ def connection_guard(
     return ConnectionGuard(header_timeout=header_timeout, on_refusal=refused)
 
 
+def stream_limits(
+    audit: AuditLog | None, readiness: Readiness | None = None, *, total: int, per_client: int, idle_s: float
+) -> StreamLimits:
+    """The event-stream caps of one server: every stream it refuses is audited with its reason and counted."""
+
+    def refused(scope: Scope, status: int, reason: str) -> None:
+        if audit is not None:
+            record = refusal_record(scope.get("client"), f"http_{status}", str(scope.get("path", ""))[:1024])
+            audit.write(record | {"error": reason})
+        if readiness is not None:
+            readiness.metrics.refused.labels(reason).inc()
+
+    return StreamLimits(total=total, per_client=per_client, idle_s=idle_s, on_refusal=refused)
+
+
 async def healthz(_request: Request) -> JSONResponse:
     # Unauthenticated by design (load balancers); without a readiness tracker it names nothing.
     return JSONResponse({"ok": True})
@@ -170,6 +186,7 @@ def create_http_app(
     background: Sequence[Job] = (),
     max_body: int = MAX_BODY_BYTES,
     readiness: Readiness | None = None,
+    streams: StreamLimits | None = None,
 ) -> Starlette:
     """The ASGI app: ``/mcp`` (streamable HTTP, JSON responses, stateless) and ``/healthz``.
 
@@ -196,6 +213,8 @@ def create_http_app(
             tg.cancel_scope.cancel()
 
     middleware = [Middleware(RejectionAudit, log=audit)] if audit is not None else []
+    # Held GET /mcp event streams are bounded per client and in all, and ended when idle (``streams``).
+    middleware.append(Middleware(BoundedStreams, limits=streams or StreamLimits(), path=MCP_PATH))
     routes: list[Route | Mount] = [Route("/healthz", healthz, methods=["GET"])]
     if readiness is not None:
         routes = [

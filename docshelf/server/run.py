@@ -10,13 +10,20 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 
 from docshelf.errors import DocShelfError, ServeError
-from docshelf.server import DEFAULT_INTERVAL_S
+from docshelf.server import DEFAULT_INTERVAL_S, MAX_STREAMS, MAX_STREAMS_PER_CLIENT, STREAM_IDLE_S
 from docshelf.server.app import create_server
 from docshelf.server.audit import AuditLog
 from docshelf.server.auth import TokenFileVerifier
 from docshelf.server.edges import HEADER_TIMEOUT_S
 from docshelf.server.follow import Follower
-from docshelf.server.httpapp import allowed_hosts_for, connection_guard, create_http_app, is_loopback, run_http
+from docshelf.server.httpapp import (
+    allowed_hosts_for,
+    connection_guard,
+    create_http_app,
+    is_loopback,
+    run_http,
+    stream_limits,
+)
 from docshelf.server.ops import Metrics, Readiness
 from docshelf.server.pin import Pin, ReadableRefs, check_pattern
 from docshelf.shelf import gitrepo
@@ -41,6 +48,9 @@ class ServeOptions:
     header_timeout: float = HEADER_TIMEOUT_S
     max_builds: int = buildqueue.RUNNING  # index builds for other commits at once (text.buildqueue)
     waiting_builds: int = buildqueue.WAITING  # more that may wait for a slot; past them a call is told to retry
+    max_streams: int = MAX_STREAMS  # held GET /mcp event streams, in all and per client (server.streams)
+    max_streams_per_client: int = MAX_STREAMS_PER_CLIENT
+    stream_idle_s: float = STREAM_IDLE_S
 
 
 def check_http(host: str, tokens_file: Path | None, allowed_hosts: tuple[str, ...]) -> None:
@@ -108,6 +118,10 @@ def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
             say(f"docshelf serve: no --tokens, so no authentication: serving on loopback {opts.host} only.")
         background = [follower.run] if follower is not None else []
         readiness = Readiness(opts.root, pin, metrics, verifier=verifier)
-        app = create_http_app(server, allowed_hosts=hosts, audit=log, background=background, readiness=readiness)
+        limits = stream_limits(log, readiness, total=opts.max_streams, per_client=opts.max_streams_per_client,
+                               idle_s=opts.stream_idle_s)  # fmt: skip
+        app = create_http_app(
+            server, allowed_hosts=hosts, audit=log, background=background, readiness=readiness, streams=limits
+        )
         say(f"docshelf serve: http://{opts.host}:{opts.port}/mcp (allowed hosts: {', '.join(hosts)})")
         run_http(app, opts.host, opts.port, guard=connection_guard(log, readiness, header_timeout=opts.header_timeout))
