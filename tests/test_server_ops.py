@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -19,9 +20,9 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from server_support import HANG_S, free_port, http_server, make_small_shelf, read_lines, write_launcher
+from server_support import HANG_S, child_env, free_port, http_server, make_small_shelf, read_lines, write_launcher
 
-from docshelf.server.edges import MAX_WAITING_PER_CLIENT
+from docshelf.server.edges import MAX_WAITING, MAX_WAITING_PER_CLIENT
 from docshelf.server.logs import OneLineFormatter
 from docshelf.shelf import gitrepo
 
@@ -111,12 +112,49 @@ def test_a_thousand_idle_connections_do_not_keep_a_client_out(served: tuple[str,
             idle.append(sock)
         answer = httpx2.post(f"{base}/mcp", json=CALL, headers=HEADERS, timeout=HANG_S)
         assert answer.status_code == 200 and "commit" in answer.json()["result"]["structuredContent"]
+        # Once they have waited out the guard's grace, the idle ones over the per-client cap are closed.
+        deadline = time.monotonic() + HANG_S
+        while _evicted(log) < 1000 - MAX_WAITING_PER_CLIENT and time.monotonic() < deadline:
+            time.sleep(0.1)
     finally:
         for sock in idle:
             sock.close()
-    outcomes = [r["outcome"] for r in read_lines(log)]
-    assert outcomes.count("conn_too_many_idle_connections_from_client") >= 1000 - MAX_WAITING_PER_CLIENT
-    assert outcomes.count("ok") == 1
+    assert _evicted(log) >= 1000 - MAX_WAITING_PER_CLIENT
+    assert [r["outcome"] for r in read_lines(log)].count("ok") == 1
+
+
+def _evicted(log: Path) -> int:
+    return [r["outcome"] for r in read_lines(log)].count("conn_too_many_idle_connections_from_client")
+
+
+def test_three_hundred_clients_that_connect_at_once_from_one_address_are_all_answered(
+    served: tuple[str, Path],
+) -> None:
+    """Behind a proxy every client has its address: a connection that sends a whole request right away is
+    read before anyone is judged idle, so none of 300 simultaneous one-shot calls is closed unanswered."""
+    base, log = served
+    port = int(base.rsplit(":", 1)[1])
+    body = json.dumps(CALL).encode()
+    head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json, text/event-stream\r\nContent-Length: {len(body)}\r\n"
+            "Connection: close\r\n\r\n").encode()  # fmt: skip
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=HANG_S) for _ in range(300)]
+    try:
+        for sock in socks:
+            sock.sendall(head + body)
+        answers = [_read_all(sock) for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+    assert sum(a.startswith(b"HTTP/1.1 200") for a in answers) == 300
+    assert _evicted(log) == 0
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
 
 
 def _exchange(sock: socket.socket, request: bytes) -> bytes:
@@ -307,3 +345,45 @@ def test_an_idle_event_stream_is_ended_and_gives_its_place_back(small: Path, tmp
             with http.stream("GET", base, headers=STREAM) as held:
                 assert held.status_code == 200
                 assert b"".join(held.iter_bytes()) == b""  # ends by itself: nothing was sent, then the end
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_a_forwarded_address_is_the_client_only_through_a_trusted_proxy(
+    small: Path, tmp_path: Path, trusted: bool
+) -> None:
+    """Through a trusted proxy the audit log names the client it forwards for, and the proxy's own idle
+    connections count only toward the server's total; from anyone else the header is ignored."""
+    port, log = free_port(), tmp_path / "audit.jsonl"
+    args = ["--shelf", str(small), "--audit-log", str(log), *(["--trusted-proxy", "127.0.0.1"] if trusted else [])]
+    base = f"http://127.0.0.1:{port}/mcp"
+    with http_server(write_launcher(tmp_path), args, port):
+        forwarded = {**HEADERS, "X-Forwarded-For": "10.1.2.3"}
+        assert httpx2.post(base, json=CALL, headers=forwarded, timeout=HANG_S).status_code == 200
+        over = 40  # idle connections past the server's total cap: their eviction shows the guard has looked
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=HANG_S) for _ in range(MAX_WAITING + over)]
+        try:
+            deadline = time.monotonic() + HANG_S
+            while _closed(log) < over and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert httpx2.post(base, json=CALL, headers=HEADERS, timeout=HANG_S).status_code == 200
+        finally:
+            for sock in idle:
+                sock.close()
+    (first, *_rest) = [r for r in read_lines(log) if r["outcome"] == "ok"]
+    assert first["peer"].split(":")[0] == ("10.1.2.3" if trusted else "127.0.0.1")
+    if trusted:
+        assert _evicted(log) == 0 and _closed(log) >= over  # only the total cap applies to the proxy
+    else:
+        assert _evicted(log) >= MAX_WAITING + over - MAX_WAITING_PER_CLIENT
+
+
+def _closed(log: Path) -> int:
+    """Idle connections the guard closed, for either cap."""
+    return sum(r["outcome"].startswith("conn_too_many_idle") for r in read_lines(log))
+
+
+def test_a_trusted_proxy_must_be_an_address_or_a_network(small: Path, tmp_path: Path) -> None:
+    res = subprocess.run([sys.executable, str(write_launcher(tmp_path)), "serve", "--shelf", str(small),
+                          "--transport", "http", "--trusted-proxy", "caddy.local"], capture_output=True, text=True,
+                         encoding="utf-8", env=child_env(), timeout=HANG_S)  # fmt: skip
+    assert res.returncode == 1 and "--trusted-proxy 'caddy.local' is not an address or a network" in res.stderr

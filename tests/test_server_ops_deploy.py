@@ -213,6 +213,10 @@ def test_the_tokens_folder_is_mounted_not_the_file_and_the_proxy_is_hardened_lik
     assert "/run/docshelf/tokens.json" in yaml.safe_load(cmd)
     proxy = services["proxy"]
     assert proxy["read_only"] is True and proxy["cap_drop"] == ["ALL"] and proxy["cap_add"] == ["NET_BIND_SERVICE"]
+    caddy = proxy["networks"]["internal"]["ipv4_address"]
+    for name in ("replica-1", "replica-2"):  # the replicas trust exactly the proxy's fixed address
+        command = services[name]["command"]
+        assert command[command.index("--trusted-proxy") + 1] == caddy
     assert proxy["security_opt"] == ["no-new-privileges:true"]
 
 

@@ -119,6 +119,13 @@ def _say(message: str) -> None:
     help="Seconds an event stream stays open; the stateless server sends nothing on it, a client reconnects.",
 )
 @click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    help="A reverse proxy's address (repeatable): its X-Forwarded-For names the client in the audit log, and its "
+    "connections are exempt from the per-address idle cap. From anyone else the header is ignored.",
+)
+@click.option(
     "--log-format",
     type=click.Choice(["text", "json"]),
     default="text",
@@ -143,6 +150,7 @@ def serve(
     max_streams: int,
     max_streams_per_client: int,
     stream_timeout: float,
+    trusted_proxies: tuple[str, ...],
     log_format: str,
 ) -> None:
     """Serve the shelf over MCP (read_index, fetch; shelf:// resources), pinned, audited and fenced."""
@@ -176,6 +184,7 @@ def serve(
         max_streams=max_streams,
         max_streams_per_client=max_streams_per_client,
         stream_idle_s=stream_timeout,
+        trusted_proxies=trusted_proxies,
     )
     serve_shelf(options, say=logs.status)
 

@@ -11,8 +11,10 @@ after a response) is on one list, oldest first, and:
   body dribbled a byte at a time would otherwise hold the connection for ever);
 * one client address may hold at most ``per_client`` waiting connections that have not completed a
   request yet, and the server at most ``total`` waiting connections of any kind — over either, the
-  oldest waiting one is closed to make room for the new one. Kept-alive connections of clients
-  that were answered count only toward ``total``: fifty clients behind one proxy share an address.
+  oldest waiting one is closed to make room, once it has waited ``GRACE_S`` (a burst of clients that
+  connect and send at once is read before anyone is judged idle). Kept-alive connections of clients
+  that were answered count only toward ``total``, and so do all connections of a trusted proxy
+  (``trusted``: the compose file's Caddy), whose clients share its address.
 
 A connection that has sent its header is busy and never evicted, so a client that sends a
 request right after connecting is answered however many idle sockets others hold. Every closed
@@ -33,6 +35,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 HEADER_TIMEOUT_S = 10.0
 MAX_WAITING_PER_CLIENT = 128  # clients behind one proxy connect from one address, many at once
 MAX_WAITING = 512
+GRACE_S = 1.0  # a new connection is not judged idle before this: 300 clients connecting at once all get read
 
 Refusal = Callable[[tuple[str, int] | None, str], None]
 
@@ -49,12 +52,15 @@ class ConnectionGuard:
     per_client: int = MAX_WAITING_PER_CLIENT
     total: int = MAX_WAITING
     on_refusal: Refusal = _ignore
+    trusted: frozenset[str] = frozenset()  # proxies' addresses: their connections count only toward ``total``
+    grace: float = GRACE_S
     waiting: OrderedDict[GuardedH11Protocol, None] = field(default_factory=OrderedDict)
     by_client: Counter[str] = field(default_factory=Counter)
+    _recheck: asyncio.TimerHandle | None = None
 
     def __post_init__(self) -> None:
-        if self.header_timeout <= 0 or self.per_client < 1 or self.total < 1:
-            raise ValueError("header_timeout must be > 0 and the connection limits at least 1")
+        if self.header_timeout <= 0 or self.per_client < 1 or self.total < 1 or self.grace < 0:
+            raise ValueError("header_timeout must be > 0, the connection limits at least 1 and the grace >= 0")
 
     def start_waiting(self, conn: GuardedH11Protocol) -> None:
         """``conn`` now waits for a header; make room by closing the oldest waiting ones over a limit.
@@ -65,17 +71,38 @@ class ConnectionGuard:
         """
         if conn in self.waiting:
             return
+        conn.waiting_since = conn.loop.time()
         self.waiting[conn] = None
-        if not conn.served:
+        if self._counted(conn):
             self.by_client[conn.peer_host] += 1
-            while self.by_client[conn.peer_host] > self.per_client:
-                oldest = next(c for c in self.waiting if c.peer_host == conn.peer_host and not c.served)
-                self.refuse(oldest, "too_many_idle_connections_from_client")
-        while len(self.waiting) > self.total:
-            self.refuse(next(iter(self.waiting)), "too_many_idle_connections")
+        self.make_room(conn.loop)
+
+    def _counted(self, conn: GuardedH11Protocol) -> bool:
+        """Whether ``conn`` counts toward its address's ``per_client`` cap."""
+        return not conn.served and conn.peer_host not in self.trusted
+
+    def make_room(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Close the oldest waiting connections over a cap that have waited out the grace; look again when
+        the next one has, if some are over a cap but still new."""
+        self._recheck = None
+        now, later = loop.time(), False
+        for host in [h for h, n in self.by_client.items() if n > self.per_client]:
+            fresh = (c for c in self.waiting if c.peer_host == host and self._counted(c))
+            for conn in list(fresh)[: self.by_client[host] - self.per_client]:
+                if now - conn.waiting_since < self.grace:
+                    later = True
+                    break
+                self.refuse(conn, "too_many_idle_connections_from_client")
+        for conn in list(self.waiting)[: max(0, len(self.waiting) - self.total)]:
+            if now - conn.waiting_since < self.grace:
+                later = True
+                break
+            self.refuse(conn, "too_many_idle_connections")
+        if later and self._recheck is None:
+            self._recheck = loop.call_later(self.grace, self.make_room, loop)
 
     def stop_waiting(self, conn: GuardedH11Protocol) -> None:
-        if self.waiting.pop(conn, 0) is None and not conn.served:
+        if self.waiting.pop(conn, 0) is None and self._counted(conn):
             self.by_client[conn.peer_host] -= 1
             if self.by_client[conn.peer_host] <= 0:
                 del self.by_client[conn.peer_host]
@@ -98,6 +125,7 @@ class GuardedH11Protocol(H11Protocol):
         self._body_timer: asyncio.TimerHandle | None = None
         self._last_cycle: object = None
         self.served = False  # answered a request: a kept-alive connection, not a fresh idle one
+        self.waiting_since = 0.0  # the loop's clock when it began to wait for a header
 
     @property
     def peer_host(self) -> str:

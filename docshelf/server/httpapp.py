@@ -145,9 +145,14 @@ def refusal_record(peer: tuple[str, int] | None, outcome: str, path: str = "") -
 
 
 def connection_guard(
-    audit: AuditLog | None, readiness: Readiness | None = None, *, header_timeout: float = HEADER_TIMEOUT_S
+    audit: AuditLog | None,
+    readiness: Readiness | None = None,
+    *,
+    header_timeout: float = HEADER_TIMEOUT_S,
+    trusted: Sequence[str] = (),
 ) -> ConnectionGuard:
-    """The edge guard of one server: every connection it closes is audited and counted."""
+    """The edge guard of one server: every connection it closes is audited and counted; ``trusted`` proxies'
+    connections count only toward the server's total (their clients share the proxy's address)."""
 
     def refused(peer: tuple[str, int] | None, reason: str) -> None:
         if audit is not None:
@@ -155,7 +160,7 @@ def connection_guard(
         if readiness is not None:
             readiness.metrics.refused.labels(reason).inc()
 
-    return ConnectionGuard(header_timeout=header_timeout, on_refusal=refused)
+    return ConnectionGuard(header_timeout=header_timeout, on_refusal=refused, trusted=frozenset(trusted))
 
 
 def stream_limits(
@@ -226,10 +231,15 @@ def create_http_app(
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
-def run_http(app: Starlette, host: str, port: int, guard: ConnectionGuard | None = None) -> None:
+def run_http(
+    app: Starlette, host: str, port: int, guard: ConnectionGuard | None = None, trusted_proxies: Sequence[str] = ()
+) -> None:
     """Serve ``app`` with uvicorn until interrupted; logs go to stderr.
 
     ``guard`` (default: one that audits nothing) closes idle and half-sent connections (``edges``).
+    ``X-Forwarded-For`` names the client only on a connection from one of ``trusted_proxies``; from anyone
+    else (loopback included: uvicorn would trust it by default) it is ignored, so no client can put
+    another address into the audit log.
     """
     config = uvicorn.Config(
         app,
@@ -243,5 +253,7 @@ def run_http(app: Starlette, host: str, port: int, guard: ConnectionGuard | None
         timeout_keep_alive=KEEP_ALIVE_S,
         timeout_graceful_shutdown=5,
         http=guarded_protocol(guard or ConnectionGuard()),
+        proxy_headers=bool(trusted_proxies),
+        forwarded_allow_ips=list(trusted_proxies),
     )
     uvicorn.Server(config).run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,7 @@ class ServeOptions:
     max_streams: int = MAX_STREAMS  # held GET /mcp event streams, in all and per client (server.streams)
     max_streams_per_client: int = MAX_STREAMS_PER_CLIENT
     stream_idle_s: float = STREAM_IDLE_S
+    trusted_proxies: tuple[str, ...] = ()  # reverse proxies: X-Forwarded-For names their clients (server.edges)
 
 
 def check_http(host: str, tokens_file: Path | None, allowed_hosts: tuple[str, ...]) -> None:
@@ -98,6 +100,14 @@ def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
     http = opts.transport == "http"
     if http:
         check_http(opts.host, opts.tokens_file, opts.allowed_hosts)
+        for proxy in opts.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ServeError(
+                    f"--trusted-proxy {proxy!r} is not an address or a network: give the proxy's IP (10.0.0.5) or "
+                    "its network (10.0.0.0/24)."
+                ) from None
     hosts = allowed_hosts_for(opts.host, opts.allowed_hosts) if http else []
     verifier = TokenFileVerifier(opts.tokens_file) if opts.tokens_file is not None else None
     pin = _pin(opts.root, opts.at, opts.follow, opts.refs, say)
@@ -124,4 +134,5 @@ def serve_shelf(opts: ServeOptions, *, say: Say) -> None:
             server, allowed_hosts=hosts, audit=log, background=background, readiness=readiness, streams=limits
         )
         say(f"docshelf serve: http://{opts.host}:{opts.port}/mcp (allowed hosts: {', '.join(hosts)})")
-        run_http(app, opts.host, opts.port, guard=connection_guard(log, readiness, header_timeout=opts.header_timeout))
+        guard = connection_guard(log, readiness, header_timeout=opts.header_timeout, trusted=opts.trusted_proxies)
+        run_http(app, opts.host, opts.port, guard=guard, trusted_proxies=opts.trusted_proxies)
