@@ -24,6 +24,14 @@ def shelf_root(shelf_dir: Path | None) -> Path:
     return shelf_dir or Path(os.environ.get("DOCSHELF_SHELF") or ".")
 
 
+LOG_FORMAT_OPTION = click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How stderr logs every line (the server's own, the SDK's, uvicorn's): text, or one JSON object a line.",
+)
+
 AS_OF_OPTION = click.option("--as-of", default=None, help="Date for edition statuses (YYYY-MM-DD; default: today).")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from docshelf.cliopts import SHELF_OPTION
+from docshelf.cliopts import LOG_FORMAT_OPTION, SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
 from docshelf.errors import ServeError
 from docshelf.server import DEFAULT_INTERVAL_S, MAX_STREAMS, MAX_STREAMS_PER_CLIENT, STREAM_IDLE_S
@@ -125,13 +125,7 @@ def _say(message: str) -> None:
     help="A reverse proxy's address (repeatable): its X-Forwarded-For names the client in the audit log, and its "
     "connections are exempt from the per-address idle cap. From anyone else the header is ignored.",
 )
-@click.option(
-    "--log-format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="How stderr logs every line (the server's, the SDK's, uvicorn's): text, or one JSON object a line.",
-)
+@LOG_FORMAT_OPTION
 def serve(
     shelf_dir: Path | None,
     transport: str,

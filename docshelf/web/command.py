@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from docshelf.cliopts import SHELF_OPTION
+from docshelf.cliopts import LOG_FORMAT_OPTION, SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
 
 AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"  # where `docshelf serve` writes by default
@@ -48,13 +48,7 @@ AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"  # where `docshelf serve` writ
     help="Refs whose history the pages may read, as `serve --refs` (repeatable). Default: the served branch and "
     "the tags. Give the server's own list: the desk then shows exactly what `serve` answers.",
 )
-@click.option(
-    "--log-format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="How stderr logs every line: text, or one JSON object a line (as `serve --log-format`).",
-)
+@LOG_FORMAT_OPTION
 def web(
     shelf_dir: Path | None,
     host: str,
