@@ -5,16 +5,18 @@ decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.
 paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1», Russian
 sub-points «а)» and «1)», footnotes («<1>», a bare «1») marked in the block before. Each labelled
 block carries one sentence no other block has, and the citation an engineer or a lawyer would write
-for it. The same document renders as Markdown and as a
-PDF with a Cyrillic font, so the property is checked through both converters.
+for it. The same document renders as Markdown, as DOCX and as a PDF with a Cyrillic font, in one column or
+two, so the property is checked through every converter and layout.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from pdfgen import FONT, FONT_BOLD, _Flow, _render, register_fonts
+from reportlab.lib.pagesizes import A4
 
 FOOTNOTE = 9  # a row's depth that makes it a footnote of the row before
 
@@ -151,9 +153,28 @@ def write_docx(scheme: Scheme, path: Path) -> Path:
     return path
 
 
-def write_pdf(scheme: Scheme, path: Path) -> Path:
+_COLUMN_GUTTER = 24.0
+_COLUMN_HEIGHT = 260.0  # points of a column: a scheme of a dozen blocks fills more than one
+
+
+def _two_columns(pages: list[list[Any]], shift: float) -> list[list[Any]]:
+    """Pages of one narrow column, set two a page: the second of each pair moved right by ``shift``."""
+    out = []
+    lefts, rights = pages[::2], pages[1::2]
+    for left, right in zip(lefts, [*rights, *[[]] * (len(lefts) - len(rights))], strict=True):
+        moved = [replace(op, x=op.x + shift) if hasattr(op, "x") else op for op in right]
+        moved = [replace(op, x1=op.x1 + shift, x2=op.x2 + shift) if hasattr(op, "x1") else op for op in moved]
+        out.append([*left, *moved])
+    return out
+
+
+def write_pdf(scheme: Scheme, path: Path, *, columns: int = 1) -> Path:
+    """The scheme as a PDF; ``columns=2`` sets it in two columns a page (a journal, a Federal Register notice)."""
     register_fonts()
-    flow = _Flow()
+    width = (A4[0] - 2 * 56.0 - _COLUMN_GUTTER) / 2
+    # Columns short enough that even a short scheme runs on into the second: every page is set in two.
+    short = _Flow(left=56.0, right=A4[0] - 56.0 - width, bottom=A4[1] - 57.0 - _COLUMN_HEIGHT)
+    flow = _Flow() if columns == 1 else short
     flow.paragraph(title(scheme), font=FONT_BOLD, size=16, indent=0, after=12)
     for b in scheme.blocks:
         if b.depth == 0:
@@ -163,5 +184,6 @@ def write_pdf(scheme: Scheme, path: Path) -> Path:
             note = b.depth == FOOTNOTE  # set as a footnote is: smaller, at the margin
             flow.paragraph(b.text, font=FONT, size=9 if note else 11, indent=0 if note else 18 * b.depth, after=4)
     meta = {"title": "", "author": "DocShelf test suite", "lang": "en-US" if scheme.english else "ru-RU"}
-    path.write_bytes(_render(flow.pages, lambda _c, _n, _t: None, meta, outline=False))
+    pages = flow.pages if columns == 1 else _two_columns(flow.pages, width + _COLUMN_GUTTER)
+    path.write_bytes(_render(pages, lambda _c, _n, _t: None, meta, outline=False))
     return path

@@ -58,14 +58,16 @@ def generated_shelf(tmp_path_factory: pytest.TempPathFactory, fonts: None) -> Pa
         md = base / f"{scheme.name}.md"
         md.write_text(numbergen.markdown(scheme), encoding="utf-8")
         pdf = numbergen.write_pdf(scheme, base / f"{scheme.name}.pdf")
+        two = numbergen.write_pdf(scheme, base / f"{scheme.name}-2col.pdf", columns=2)
         word = numbergen.write_docx(scheme, base / f"{scheme.name}.docx")
-        for source, fmt in ((md, "md"), (pdf, "pdf"), (word, "docx")):
+        for source, fmt in ((md, "md"), (pdf, "pdf"), (two, "pdf2"), (word, "docx")):
             opts = DocOptions(source="", category="gen", id=f"GEN-{scheme.name}-{fmt}")
             shelf.add(root, [source], opts, progress=lambda _m: None)
     return root
 
 
-CASES = [pytest.param(scheme, fmt, id=f"{scheme.name}-{fmt}") for scheme in SCHEMES for fmt in ("md", "pdf")]
+# «pdf2»: the same PDF set in two columns, sentences and points running on from one column into the next.
+CASES = [pytest.param(scheme, fmt, id=f"{scheme.name}-{fmt}") for scheme in SCHEMES for fmt in ("md", "pdf", "pdf2")]
 
 
 @pytest.mark.parametrize(("scheme", "fmt"), CASES)

@@ -16,7 +16,7 @@ import io
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,7 +116,9 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
         pages: list[list[_Line]] = []
         page_tables: list[list[tables.PageTable]] = []
         ocr_pages: list[int] = []
+        widths: list[float] = []
         for pno, page in enumerate(doc):
+            widths.append(float(page.rect.width))
             found = tables.find_tables(page)
             lines = list(_page_lines(page, pno + 1, [t.bbox for t in found]))
             if _needs_ocr(page, lines) and ocr.ocr_languages():
@@ -137,8 +139,8 @@ def convert_pdf(data: bytes, *, name: str) -> Converted:
     _mark_accents(pages, body_size)
     vocabulary = Vocabulary.of(ln.text for lines in pages for ln in lines)
     blocks: list[Block] = []
-    for lines, found in zip(pages, page_tables, strict=True):
-        blocks.extend(_page_blocks(lines, found, body_size, vocabulary))
+    for lines, found, width in zip(pages, page_tables, widths, strict=True):
+        blocks.extend(_page_blocks(lines, found, body_size, vocabulary, width))
     return Converted(
         blocks=tuple(blocks),
         converter="docshelf-pdf",
@@ -357,14 +359,14 @@ def _mark_accents(pages: list[list[_Line]], body_size: float) -> None:
 
 
 def _page_blocks(
-    lines: list[_Line], found: list[tables.PageTable], body_size: float, vocab: Vocabulary
+    lines: list[_Line], found: list[tables.PageTable], body_size: float, vocab: Vocabulary, width: float
 ) -> Iterator[Block]:
     top = [ln for ln in lines if ln.margin == "top" and not ln.blank]
     bottom = [ln for ln in lines if ln.margin == "bottom" and not ln.blank]
     body = [ln for ln in lines if not ln.margin]
     for ln in top:
         yield _block([ln], body_size, vocab)
-    paras = list(_units(body, _left_margin(body), body_size))
+    paras = list(_units(body, _left_margin(body, width), body_size))
     # A table goes after the last paragraph above it in reading order (the content stream may
     # start with a footer drawn first, so «the first paragraph below it» would put it first).
     after: dict[int, list[tables.PageTable]] = {}
@@ -379,7 +381,7 @@ def _page_blocks(
         yield _block([ln], body_size, vocab)
 
 
-def _units(lines: list[_Line], left: float, body_size: float) -> Iterator[_Para]:
+def _units(lines: list[_Line], left: Margin, body_size: float) -> Iterator[_Para]:
     """Paragraphs, with runs of lines that form an unruled table (columns by x-position) as one table."""
     rows: list[list[_Line]] = []
     for ln in lines:
@@ -419,9 +421,29 @@ def _row_cells(ln: _Line) -> list[columns.Cell]:
     return ln.cells or [columns.Cell(ln.x0, ln.x1, ln.text)]
 
 
-def _left_margin(lines: list[_Line]) -> float:
-    xs = Counter(round(ln.x0) for ln in lines if not ln.blank)
-    return float(xs.most_common(1)[0][0]) if xs else 0.0
+Margin = Callable[[_Line], float]
+_MIN_COLUMN_LINES = 3
+
+
+def _left_margin(lines: list[_Line], page_width: float) -> Margin:
+    """Where a line's paragraph text starts: the most common start of the lines in its column.
+
+    On a page set in two columns (lines that end before the middle and lines that start after it) each
+    column has its own margin: the right column's is no indent in the left one.
+    """
+
+    def common(group: list[_Line]) -> float:
+        xs = Counter(round(ln.x0) for ln in group if not ln.blank)
+        return float(xs.most_common(1)[0][0]) if xs else 0.0
+
+    mid = page_width / 2
+    left_col = [ln for ln in lines if ln.x1 <= mid + 1.0]
+    right_col = [ln for ln in lines if ln.x0 >= mid - 1.0]
+    if min(len(left_col), len(right_col)) < _MIN_COLUMN_LINES or len(left_col) + len(right_col) < 0.9 * len(lines):
+        whole = common(lines)
+        return lambda _ln: whole
+    margins = (common(left_col), common(right_col))
+    return lambda ln: margins[ln.x0 >= mid - 1.0]
 
 
 def _is_art(ln: _Line) -> bool:
@@ -443,7 +465,7 @@ def _split_run_in(ln: _Line) -> list[_Line]:
     return [head, body]
 
 
-def _paragraphs(lines: list[_Line], left: float, body_size: float) -> Iterator[_Para]:
+def _paragraphs(lines: list[_Line], left: Margin, body_size: float) -> Iterator[_Para]:
     para = _Para()
     for ln in (part for line in lines for part in _split_run_in(line)):
         if ln.blank:
@@ -459,13 +481,16 @@ def _paragraphs(lines: list[_Line], left: float, body_size: float) -> Iterator[_
         yield para
 
 
-def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
+def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
     prev = para.last
     if _is_art(prev) != _is_art(ln):
         return True
     size = max(prev.size, ln.size, 1.0)
     gap = ln.y0 - prev.y1
-    if gap > 0.9 * size or gap < -size:  # a blank line's worth of space, or a jump (new column)
+    if gap > 0.9 * size:  # a blank line's worth of space
+        return True
+    jump = gap < -size  # up into the next column
+    if jump and not _goes_on_in_next_column(prev, ln):
         return True
     if prev.bold != ln.bold or abs(prev.size - ln.size) > 0.6 or prev.accent != ln.accent:
         return True
@@ -473,16 +498,28 @@ def _starts_new(para: _Para, ln: _Line, left: float) -> bool:
         return True  # a contents line «1.2 Scope ........ 2» ends its entry, bold or not
     if prev.bold:  # a wrapped bold heading continues on the next line, unless the line opens a heading
         return any(kind.heading.match(ln.text.strip()) for kind in HEADINGS if kind.name in _OPENING_KINDS)
-    indented = ln.x0 > left + 0.8 * size
+    indented = ln.x0 > left(ln) + 0.8 * size
     ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
     if indented and ends_sentence:
         return True
-    if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size:
+    if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size and not jump:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
     clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None
     if clause and (ends_sentence or _TOC_LINE.search(prev.text)):
         return True
-    return indented and ln.x0 > prev.x0 + 0.8 * size and clause
+    return indented and ln.x0 > prev.x0 + 0.8 * size and clause and not jump
+
+
+def _goes_on_in_next_column(prev: _Line, ln: _Line) -> bool:
+    """A sentence cut by a column break: the next line is up in the column to the right, in the same type,
+    and goes on in lowercase after a line that ended no sentence (two-column journals, the Federal Register)."""
+    return (
+        ln.x0 >= prev.x1 - 1.0
+        and ln.text.lstrip()[:1].islower()
+        and not prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
+        and prev.bold == ln.bold
+        and abs(prev.size - ln.size) <= 0.6
+    )
 
 
 def _block(lines: list[_Line], body_size: float, vocab: Vocabulary) -> Block:

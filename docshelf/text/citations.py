@@ -262,9 +262,9 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     parsed = grammar.parse_citation(rest, english=english, names=doc_parts(meta))
     problems = []
     if parsed.unread:
-        problems.append(f"not understood: «{' '.join(parsed.unread)}»")
+        problems.append(f"«{' '.join(parsed.unread)}» is not understood")
     if parsed.repeated:
-        problems.append(f"names more than one place: «{', '.join(parsed.repeated)}»")
+        problems.append(f"«{', '.join(parsed.repeated)}» names more than one place")
     clause = parsed.clause(slots=frozenset(grammar.CITE_ORDER) - grammar.GROUP_SLOTS)
     named = f"{parsed.name} {clause}".strip() if parsed.name else clause
     targets = _clause_targets(meta, named) if clause and not problems else []
@@ -290,7 +290,7 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     if problems:
         hint = closest(meta, clause) if clause else ""
         raise CitationError(
-            f"{meta.id}: the reference {ref!r} is {'; '.join(problems)}. Cite one clause, e.g. "
+            f"{meta.id}: in the reference {ref!r}, {'; '.join(problems)}. Cite one clause, e.g. "
             f"«{meta.id} {example(meta)}».{hint}"
         )
     notes = [note] if note else []
