@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import sys
 from dataclasses import dataclass
@@ -147,8 +148,6 @@ def _shelf(root: Path) -> list[Finding]:
 
 
 def _writable(folder: Path) -> bool:
-    import os
-
     return os.access(folder, os.W_OK)
 
 
