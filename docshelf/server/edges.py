@@ -27,6 +27,7 @@ import asyncio
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, ClassVar
 
 import h11
@@ -83,23 +84,27 @@ class ConnectionGuard:
 
     def make_room(self, loop: asyncio.AbstractEventLoop) -> None:
         """Close the oldest waiting connections over a cap that have waited out the grace; look again when
-        the next one has, if some are over a cap but still new."""
-        self._recheck = None
+        the next one has, if some are over a cap but still new. Runs for every new waiting connection, so it
+        takes only the oldest few over a cap, never a copy of every waiting connection."""
         now, later = loop.time(), False
         for host in [h for h, n in self.by_client.items() if n > self.per_client]:
             fresh = (c for c in self.waiting if c.peer_host == host and self._counted(c))
-            for conn in list(fresh)[: self.by_client[host] - self.per_client]:
+            for conn in list(islice(fresh, self.by_client[host] - self.per_client)):
                 if now - conn.waiting_since < self.grace:
                     later = True
                     break
                 self.refuse(conn, "too_many_idle_connections_from_client")
-        for conn in list(self.waiting)[: max(0, len(self.waiting) - self.total)]:
+        for conn in list(islice(self.waiting, max(0, len(self.waiting) - self.total))):
             if now - conn.waiting_since < self.grace:
                 later = True
                 break
             self.refuse(conn, "too_many_idle_connections")
         if later and self._recheck is None:
-            self._recheck = loop.call_later(self.grace, self.make_room, loop)
+            self._recheck = loop.call_later(self.grace, self._recheck_due, loop)
+
+    def _recheck_due(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._recheck = None  # one pending look at a time, however many connections asked for room meanwhile
+        self.make_room(loop)
 
     def stop_waiting(self, conn: GuardedH11Protocol) -> None:
         if self.waiting.pop(conn, 0) is None and self._counted(conn):
