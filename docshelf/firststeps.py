@@ -20,6 +20,7 @@ import click
 
 from docshelf.cliopts import shelf_root
 from docshelf.errors import DocShelfError
+from docshelf.server import clients
 
 _MIN_PYTHON = (3, 11)
 _CHROMIUM = Path("/usr/bin/chromium")
@@ -188,7 +189,7 @@ def doctor_cmd(shelf_dir: Path | None) -> None:
 
 
 @click.command("config")
-@click.argument("client", type=click.Choice(["claude-desktop", "claude-code", "cursor", "continue"]))
+@click.argument("client", type=click.Choice(clients.CLIENTS))
 @click.option("--shelf", "shelf_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="The shelf a stdio server serves (default: $DOCSHELF_SHELF or the current directory).")  # fmt: skip
 @click.option("--url", default=None, help="The HTTP server's address (http://host:8765/mcp, or https:// behind TLS).")
@@ -200,8 +201,6 @@ def config_cmd(client: str, shelf_dir: Path | None, url: str | None, token_env: 
     Paths are absolute (clients start servers without your shell's PATH or venv); where the file goes
     is said on stderr.
     """
-    from docshelf.server import clients
-
     cfg = clients.client_config(client, shelf=None if url else shelf_root(shelf_dir), url=url, token_env=token_env)
     click.echo(clients.describe(cfg, token_env), err=True)
     click.echo(cfg.text, nl=False)

@@ -21,3 +21,4 @@ DEFAULT_INTERVAL_S = 30.0  # how often ``--follow`` looks for a new commit
 MAX_STREAMS = 64  # held GET /mcp event streams at once (``streams``)
 MAX_STREAMS_PER_CLIENT = 4
 STREAM_IDLE_S = 300.0
+ROLES = ("client", "investigator", "admin")  # what a token may do (``auth``): `token add --role`

@@ -31,10 +31,10 @@ from typing import Any
 from mcp.server.auth.provider import AccessToken
 
 from docshelf.errors import ServeError
+from docshelf.server import ROLES
 from docshelf.server.audit import utc_now
 
 SCOPE = "shelf:read"
-ROLES = ("client", "investigator", "admin")
 _ROLE_SCOPE = "role:"  # the role travels in the SDK AccessToken's scopes: «role:investigator»
 TOKEN_PREFIX = "dsk_"
 FORMAT_VERSION = 1
@@ -54,8 +54,7 @@ def load_tokens(tokens_file: Path) -> list[dict[str, str]]:
         entries = data["tokens"]
         if data.get("docshelf_tokens") != FORMAT_VERSION or not isinstance(entries, list):
             raise ValueError("not a DocShelf tokens file")
-        out = [{k: str(e[k]) for k in ("name", "id", "sha256", "created")} | {"role": _role(e)} for e in entries]
-        return out
+        return [{k: str(e[k]) for k in ("name", "id", "sha256", "created")} | {"role": _role(e)} for e in entries]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ServeError(
             f"{tokens_file} is not a readable DocShelf tokens file ({exc}). Create one with "

@@ -18,7 +18,7 @@ import click
 from docshelf.cliopts import LOG_FORMAT_OPTION, SHELF_OPTION
 from docshelf.cliopts import shelf_root as _shelf
 from docshelf.errors import ServeError
-from docshelf.server import DEFAULT_INTERVAL_S, MAX_STREAMS, MAX_STREAMS_PER_CLIENT, STREAM_IDLE_S
+from docshelf.server import DEFAULT_INTERVAL_S, MAX_STREAMS, MAX_STREAMS_PER_CLIENT, ROLES, STREAM_IDLE_S
 
 AUDIT_DEFAULT = Path(".docshelf") / "audit.jsonl"
 
@@ -193,7 +193,7 @@ def token() -> None:
 @TOKENS_OPTION
 @click.option(
     "--role",
-    type=click.Choice(["client", "investigator", "admin"]),
+    type=click.Choice(ROLES),
     default="client",
     show_default=True,
     help="client: the MCP tools, and on the desk at most its own calls; investigator: the whole desk; "
