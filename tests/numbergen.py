@@ -111,13 +111,31 @@ def schemes() -> list[Scheme]:
     restated = [(0, "3.1 Account Management", "§3.1"), (0, "AC-1 POLICY AND PROCEDURES", "AC-1")]
     restated += [(1, "(1)", "AC-1(1)"), (0, "AC-2 ACCOUNT MANAGEMENT", "AC-2"), (1, "(1)", "AC-2(1)")]
     restated += [(0, "Appendix B Industrial Systems", "Appendix B"), (1, "AC-1 Policy:", "Appendix B AC-1")]
+    # A catalogue and an appendix restating one control under its own heading: the catalogue is the home.
+    catalogue = [(0, "Appendix F Security Control Catalog", "Appendix F"), (0, "AC-1 POLICY AND PROCEDURES", "AC-1")]
+    catalogue += [(1, "(1)", "AC-1(1)"), (0, "AC-2 ACCOUNT MANAGEMENT", "AC-2"), (1, "(1)", "AC-2(1)")]
+    catalogue += [(1, "(2)", "AC-2(2)"), (0, "AC-3 ACCESS ENFORCEMENT", "AC-3"), (1, "(1)", "AC-3(1)")]
+    catalogue += [(0, "Appendix I Industrial Control Systems", "Appendix I")]
+    catalogue += [(0, "AC-2 ACCOUNT MANAGEMENT", "Appendix I AC-2"), (1, "(1)", "Appendix I AC-2(1)")]
+    # An EU act: recitals in the preamble, articles whose paragraphs «1.» hold points «(a)» and «(i)», an annex.
+    act = [(1, "(1)", "Recital 1"), (1, "(2)", "recital (2)"), (0, "CHAPTER I GENERAL PROVISIONS", "")]
+    act += [(0, "Article 1 Subject matter", "Article 1"), (1, "1.", "Article 1(1)"), (1, "2.", "Art. 1(2)")]
+    act += [(2, "(a)", "Article 1(2)(a)"), (2, "(b)", "point (b) of Article 1(2)"), (3, "(i)", "Article 1(2)(b)(i)")]
+    act += [(3, "(ii)", "Article 1(2)(b), point (ii)"), (0, "Article 2 Scope", "Article 2"), (1, "1.", "Article 2(1)")]
+    act += [
+        (0, "ANNEX I List of legislation", "Annex I"),
+        (1, "1.", "Annex I point 1"),
+        (2, "(a)", "Annex I, point 1(a)"),
+    ]
     rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 4)]
     rmf += [(0, "3.2 CATEGORIZE", "§3.2"), (1, "TASK C-1", "Task C-1"), (1, "Task C-2", "task C-2")]
     return [
         _scheme("annexes", False, annexes),
         _scheme("roman-divisions", False, roman),
         _scheme("restated-controls", True, restated),
+        _scheme("restated-catalogue", True, catalogue),
         _scheme("rmf-tasks", True, rmf),
+        _scheme("eu-act", True, act),
         _scheme("gost", False, gost),
         _scheme("contract-glued", False, glued),
         _scheme("annex-controls", True, annex),

@@ -290,3 +290,46 @@ def test_numbered_clauses_at_the_foot_of_two_pages_are_text() -> None:
 )
 def test_letter_spaced_words_are_joined(text: str, expected: str) -> None:
     assert clean.join_letter_spacing((Block(text, page=1),))[0].text == expected
+
+
+def _chapter_pages(first: int, last: int, header: str, step: int = 1) -> list[Block]:
+    """Pages of one chapter of a book: its running header on every ``step``-th page, over unique text."""
+    out: list[Block] = []
+    for p in range(first, last + 1):
+        if (p - first) % step == 0:
+            out.append(Block(header, page=p, bold=True))
+        out += [Block(f"Text {_word(p)} of a page, told once.", page=p), Block(f"Closing {_word(p)}.", page=p)]
+    return out
+
+
+def test_a_chapter_header_that_runs_page_after_page_is_furniture_even_when_numbered() -> None:
+    # A manual's header names the section («4.2. Configuration File Grammar»): on a few pages of many,
+    # too few for the share rule, but page after page, on book pages every other page.
+    blocks = [Block("4.2. Configuration File Grammar", page=1, bold=True, size=1.3)]  # the heading itself
+    blocks += _chapter_pages(1, 3, "Chapter 4. Configuration Reference")
+    blocks += _chapter_pages(4, 12, "4.2. Configuration File Grammar", step=2)
+    blocks += _chapter_pages(13, 40, "")
+    out = clean.strip_furniture(tuple(b for b in blocks if b.text))
+    texts = _texts(out)
+    assert texts.count("4.2. Configuration File Grammar") == 1 and out[0].size == 1.3
+    assert "Chapter 4. Configuration Reference" not in texts
+    assert sum(t.startswith("Text ") for t in texts) == 40
+
+
+def _word(n: int) -> str:
+    """A word of its own for each page: furniture keys read digits as any number."""
+    return "".join("abcdefghij"[int(d)] for d in str(n))
+
+
+def test_a_sentence_the_text_repeats_stays_even_where_it_falls_at_page_edges() -> None:
+    # An RFC's state machine repeats «- changes its state to Idle.»: on three pages in a row a copy falls
+    # at the page's edge, the others sit inside pages; all are text.
+    blocks: list[Block] = []
+    for p in range(1, 30):
+        w = _word(p)
+        opening = "- changes its state to Idle." if 10 <= p <= 12 else f"Page {w} opens with its own words."
+        blocks += [Block(f"RFC 4271 BGP-4 January 2006 {p}", page=p), Block(opening, page=p)]
+        blocks += [Block(f"Event {w} arrives.", page=p), Block("- changes its state to Idle.", page=p)]
+        blocks += [Block(f"Then {w} more.", page=p), Block(f"Page {w} ends.", page=p), Block(f"Foot {p}", page=p)]
+    texts = _texts(clean.strip_furniture(tuple(blocks)))
+    assert texts.count("- changes its state to Idle.") == 29 + 3

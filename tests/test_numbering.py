@@ -116,3 +116,21 @@ def test_a_contract_section_is_cited_as_its_division(generated_shelf: Path) -> N
     got = verify.verify_quote(generated_shelf, block.sentence, "GEN-contract-glued-md раздел 2")
     assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "GEN-contract-glued-md п. 2.1")
     assert cited.fetch_ref(generated_shelf, "GEN-contract-glued-md раздел 2").clause == "п. 2"
+
+
+def test_the_address_measure_counts_labelled_headings_and_not_a_printed_contents_page() -> None:
+    from docshelf.build.addresses import printed_labels
+    from docshelf.records import Clause, SectionMeta
+
+    contents = (
+        "1.1 Scope . . . . . . . . . 7\n\n1.2 Zones . . . . . . . . . 8\n\n2 Release Notes\n\n2.1 Notes . . . . . . 9"
+    )
+    scope = "# 1.1 Scope of Document\n\n> Manual · §1.1 · p. 7\n\nThe scope.\n\n(a) first item\n\n(b) second item"
+    records = [
+        SectionMeta("docs/m/001.md", "Contents"),
+        SectionMeta("docs/m/002.md", "1.1 Scope", clause="§1.1", clauses=(Clause("§1.1", 0, len(scope)),)),
+    ]
+    got = printed_labels(records, {"docs/m/001.md": contents, "docs/m/002.md": scope})
+    # «# 1.1 Scope» is a label the page prints, and a clause; «(a)», «(b)» are labels left unplaced;
+    # «2 Release Notes» on the contents page is the map's, not the text's.
+    assert (got["printed"], got["addressed"], got["unplaced"]) == (3, 1, ["(a) first item", "(b) second item"])

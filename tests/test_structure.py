@@ -387,3 +387,99 @@ def test_a_short_numbered_sentence_is_not_a_heading_but_a_short_titled_line_with
     )
     titles = [blocks[h.index].text for h in find_headings(blocks)]
     assert "2. BGP Error Handling." in titles and "3. Limit unsuccessful logon attempts." not in titles
+
+
+def test_an_outline_without_numbers_finds_headings_that_print_them_and_entries_out_of_page_order() -> None:
+    # NIST AI RMF, BIND ARM, SSDF: the outline says «Scope of Document» where the page prints «1.1 Scope of
+    # Document»; «Part 1» points to page 1 though it is printed on page 5; «Note to Readers» is listed
+    # after «Executive Summary» but printed before it; «Appendix A— The SSDF …» is printed without its
+    # «Appendix A».
+    from docshelf.build.completeness import contents_entries
+    from docshelf.build.docmap import find_map
+
+    blocks = (
+        Block("Cover of the framework", page=1),
+        Block("Note to Readers", page=3, bold=True),
+        Block("Readers are asked to comment.", page=3),
+        Block("Executive Summary", page=4, bold=True),
+        Block("The summary of the framework.", page=4),
+        Block("Part 1: Foundational Information", page=5, bold=True),
+        Block("1. Framing Risk", page=5, bold=True),
+        Block("Risk is framed here.", page=5),
+        Block("1.1 Scope of Document", page=6, bold=True),
+        Block("The scope is stated.", page=6),
+        Block("1.2 Organization of This Document", page=7, bold=True),
+        Block("The document is organized.", page=7),
+        Block("The SSDF and Executive Order", page=9, bold=True),
+        Block("The order charged agencies.", page=9),
+    )
+    outline = (
+        (1, "Executive Summary", 4),
+        (1, "Note to Readers", 3),
+        (1, "Part 1: Foundational Information", 1),
+        (1, "Framing Risk", 5),
+        (2, "Scope of Document", 6),
+        (2, "Organization of This Document", 7),
+        (1, "Appendix A— The SSDF and Executive Order", 9),
+    )
+    source, entries = contents_entries(outline, blocks)
+    out, mapped, missing = find_map(blocks, entries, outline=source == "outline")
+    assert missing == []
+    hs = find_headings(out, mapped=mapped)
+    assert [(h.text, clause_id(h, english=True)) for h in hs] == [
+        ("Note to Readers", ""),
+        ("Executive Summary", ""),
+        ("Part 1: Foundational Information", ""),
+        ("1. Framing Risk", "§1"),
+        ("1.1 Scope of Document", "§1.1"),  # the number the page prints, the outline leaves out
+        ("1.2 Organization of This Document", "§1.2"),
+        ("The SSDF and Executive Order", "Appendix A"),  # the label the outline gives, the page leaves out
+    ]
+
+
+def test_an_outline_that_bookmarks_paragraphs_counts_only_its_headings_and_says_so() -> None:
+    from docshelf.build.completeness import ContentsEntry, contents_entries, paragraph_bookmark
+
+    outline = (
+        (1, "THE PROCESS", 42),
+        (2, "Potential Inputs:  Risk management strategy; mission or business objectives; current threat data.", 43),
+        (2, "Primary Responsibility:  Head of Agency.", 43),
+        (1, "Quick link to summary table for RMF tasks, responsibilities, and supporting roles.", 44),
+        (2, "(a) in the course of an activity which falls outside the scope of Union law;", 45),
+        (2, "§ 11.10 Controls for closed systems.", 46),
+        (2, "Appendix A: Descriptions of AI Actor Tasks from Figures 2 and 3", 47),
+    )
+    _source, entries = contents_entries(outline, ())
+    # A point bookmarked with its whole sentence is a paragraph too; the named heading «§ 11.10 …» is not.
+    assert [e.title[:12] for e in entries] == ["THE PROCESS", "§ 11.10 Cont", "Appendix A: "]
+    assert paragraph_bookmark(ContentsEntry("Primary Responsibility: Head of Agency."))
+    assert paragraph_bookmark(ContentsEntry("Supporting Role: Mission or Business Owner; System Security Officer.65F"))
+    headings = ["Existing Systems", "Notes for BIND 9.16.19", "PART 11—ELECTRONIC RECORDS; ELECTRONIC SIGNATURES"]
+    headings += ["It’s Not Working; How Can I Figure Out What’s Wrong?", "Case Study: How the Agency Built Its Plan"]
+    assert not any(paragraph_bookmark(ContentsEntry(h)) for h in headings)
+
+
+def test_an_outline_of_numbered_paragraphs_is_no_map() -> None:
+    """GDPR as a Word export: every numbered paragraph and point is an outline entry and no article is. Such
+    an outline maps nothing (the body's headings do), while an outline whose few numbered entries end in a
+    full stop («3. Порядок проведения аттестации объектов информатизации.») keeps them as headings."""
+    from docshelf.build.completeness import contents_entries, paragraph_bookmarks
+
+    paragraphs = (
+        (1, "1. This Regulation lays down rules relating to the protection of natural persons.", 109),
+        (1, "2. This Regulation does not apply to the processing of personal data:", 110),
+        (1, "(a) in the course of an activity which falls outside the scope of Union law;", 110),
+        (1, "(a) Union law; or", 121),
+        (1, "3. Paragraph 1 shall not affect the general contract law of Member States.", 124),
+    )
+    assert contents_entries(paragraphs, ()) == ("none", [])
+    assert len(paragraph_bookmarks(paragraphs)) == 5
+    headings = (
+        (1, "1. Общие положения.", 1),
+        (1, "2. Требования к защите информации", 2),
+        (1, "3. Порядок проведения аттестации объектов информатизации.", 3),
+        (2, "3.1. Подготовка к аттестации", 3),
+    )
+    source, entries = contents_entries(headings, ())
+    assert source == "outline" and [e.number for e in entries] == ["1", "2", "3", "3.1"]
+    assert paragraph_bookmarks(headings) == []

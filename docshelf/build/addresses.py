@@ -15,13 +15,21 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from docshelf.law.numbering import BLOCK, block_labels
+from docshelf.law.numbering import BLOCK, CONTENTS_LINE, block_labels
 from docshelf.records import SectionMeta
 
 _SHOWN = 5
 _SHOWN_GAPS = 20
 _POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)$")  # «§3.4.2», «п. 6.1.2», «п. А.2»
 _GAP = 10  # a jump larger than this is a new series or a restart, not a lost label
+_HEADING = re.compile(r"^#{1,6} ")
+_CONTENTS_SHARE = 0.3  # a section with this share of dot-leader blocks is a printed contents page
+
+
+def _contents_page(blocks: Sequence[str]) -> bool:
+    """A printed contents page: its «8 Release Notes» lines are the map's entries, not labels of the text."""
+    leaders = sum(1 for b in blocks if CONTENTS_LINE.search(b))
+    return leaders >= 3 and leaders >= _CONTENTS_SHARE * len(blocks)
 
 
 def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dict[str, Any]:
@@ -35,8 +43,11 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     for r in records:
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
-        for m in BLOCK.finditer(text):
-            block = m.group(0)
+        found = list(BLOCK.finditer(text))
+        if _contents_page([m.group(0) for m in found]):
+            continue
+        for m in found:
+            block = _HEADING.sub("", m.group(0))  # a heading prints its label too («# 1.1 Scope»)
             readings = block_labels(block)
             if not readings:
                 continue

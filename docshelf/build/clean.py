@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from docshelf.convert.wordbreaks import join_broken_words
 from docshelf.law.grammar import HEADINGS, STRUCTURAL_START
+from docshelf.law.numbering import CONTENTS_LINE
 from docshelf.model import Block
 
 Blocks = tuple[Block, ...]
@@ -25,6 +26,7 @@ _MIN_DEEP_PAGES = 3  # a header of several lines is told from repeated text only
 _DEEP_LINE_CHARS = 120  # past the two outermost blocks, only short lines can be a header's or footer's
 _EDGE_ZONE = 8  # a header or footer of several lines continues up to this many blocks from the edge
 _MIN_KNOWN_PAGES = 3
+_RUNNING_PAGES = 3  # a line at a page's edge on this many pages in a row is a running header, whatever its share
 _SMALL_PRINT = 0.9  # relative size below which a repeated line is page furniture wherever it sits
 _ROMAN_PAGE = re.compile(r"^[ivxlc]{1,6}$")
 _PAGE_CODE = re.compile(r"(?<!\w)[a-z]{1,2}-[a-z]{1,3}(?!\w)")  # «APPENDIX F-AC»: the family varies
@@ -85,7 +87,23 @@ def _pages_of(blocks: Blocks) -> dict[int, list[int]]:
 def _short_para(b: Block) -> bool:
     """A block that could be a header or footer: a short paragraph that does not open a numbered clause
     («2. Настоящий Указ вступает в силу …» at the foot of two pages is text, whatever its digits)."""
-    return b.kind == "para" and not b.editorial and len(b.text) <= 200 and not _CLAUSE_TEXT.match(b.text)
+    return _short_line(b) and not _CLAUSE_TEXT.match(b.text)
+
+
+def _short_line(b: Block) -> bool:
+    return b.kind == "para" and not b.editorial and len(b.text) <= 200
+
+
+def _in_a_row(pages: set[int]) -> bool:
+    """The pages hold a run of ``_RUNNING_PAGES`` pages in a row, or every other page (a book's left and
+    right pages carry different headers): a header that runs with a chapter («4.2. Configuration File
+    Grammar» on the pages of 4.2) is on a few pages of many, but page after page."""
+    run = 0
+    for page in sorted(pages):
+        run = run + 1 if page - 1 in pages or page - 2 in pages else 1
+        if run >= _RUNNING_PAGES:
+            return True
+    return False
 
 
 def _threshold(pages: int) -> float:
@@ -119,6 +137,22 @@ def _deeper_layers(seqs: list[list[int]], keys: dict[int, str], threshold: float
     return found
 
 
+def _running_headers(blocks: Blocks, keys: dict[int, str], edges: set[int], at_edges: dict[str, set[int]]) -> set[int]:
+    """Lines that run page after page at the edge and nowhere else but once (a chapter's header, even a
+    numbered one: the section's own heading is the one other place). «- changes its state to Idle.»,
+    repeated through an RFC's text and at some page edges by chance, stays text; so do contents lines."""
+    inside = Counter(k for i, k in keys.items() if i not in edges)
+    return {
+        i
+        for i in edges
+        if i in keys
+        and inside[keys[i]] <= 1
+        and any(ch.isalpha() for ch in blocks[i].text)  # bare numbers are pages: ``_page_numbers`` checks their step
+        and not CONTENTS_LINE.search(blocks[i].text)
+        and _in_a_row(at_edges[keys[i]])
+    }
+
+
 def furniture_indexes(blocks: Blocks) -> set[int]:
     """Blocks that are running headers/footers or page numbers (see ``strip_furniture``)."""
     by_page = _pages_of(blocks)
@@ -126,13 +160,11 @@ def furniture_indexes(blocks: Blocks) -> set[int]:
         return set()
     keys = {i: _furniture_key(b) for i, b in enumerate(blocks) if _short_para(b)}
     threshold = _threshold(len(by_page))
-    at_edges = _edge_keys(by_page, keys, _EDGE)
-    drop = {
-        i
-        for idxs in by_page.values()
-        for i in idxs[:_EDGE] + idxs[-_EDGE:]
-        if len(at_edges.get(keys.get(i, ""), ())) >= threshold
-    }
+    edge_keys = {i: _furniture_key(b) for i, b in enumerate(blocks) if _short_line(b)}
+    at_edges = _edge_keys(by_page, edge_keys, _EDGE)
+    edges = {i for idxs in by_page.values() for i in idxs[:_EDGE] + idxs[-_EDGE:]}
+    drop = {i for i in edges if i in keys and len(at_edges[keys[i]]) >= threshold}
+    drop |= _running_headers(blocks, edge_keys, edges, at_edges) if len(by_page) > _RUNNING_PAGES else set()
     if len(by_page) >= _MIN_DEEP_PAGES:
         short = {i: k for i, k in keys.items() if len(blocks[i].text) <= _DEEP_LINE_CHARS}
         drop |= _deeper_layers(list(by_page.values()), short, threshold, drop)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from docshelf.law import grammar as g
+from docshelf.law.numbering import read_label
 from docshelf.model import Block
 from docshelf.records import DocMeta
 
@@ -51,8 +52,92 @@ def contents_entries(
     Returns the map's name («outline», «contents» or «none») and its entries, without repeats.
     """
     if outline:
-        return "outline", _unique(_entry(title, level, page) for level, title, page in outline)
+        if kept := _outline_map(outline)[0]:
+            return "outline", kept
+        # An outline of bookmarked paragraphs only (a word processor's export of numbered paragraphs, no
+        # heading among them) maps nothing: the printed contents or the body's own headings do.
     return ("contents", entries) if (entries := _printed_entries(blocks)) else ("none", [])
+
+
+_PARAGRAPH_WORDS = 16  # an outline entry this long is a bookmarked paragraph, whatever its end
+_RUN_IN = re.compile(r"^[^:;.]{3,40}:\s+(?:\S+\s+){3,}\S")  # «Potential Inputs: …» and four words or more
+_MARKED_END = re.compile(r"\.\d{0,3}[A-Z]?$")  # «… reports.108F»: a footnote mark may follow the full stop
+_NAMED_NUMBER = re.compile(r"^\w+\s+[\dA-ZА-Я][\d.]*\s*[-–—:.]\s")  # «Пример 1 - …», «Table 3: …»
+
+
+def _named(title: str) -> bool:
+    """The entry opens with a named kind of heading («§ 11.10 …», «Article 6», «Пример 1 - …»)."""
+    return bool(_NAMED_NUMBER.match(title) or any(k.heading.match(title) for k in g.HEADINGS if k.name not in _BARE))
+
+
+_BARE = frozenset({"num", "roman"})  # heading kinds that are a bare number: «1.», «IV.»
+_LABEL = re.compile(r"^(?:\(\w{1,4}\)|\w{1,4}[.)]|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?)\s+")  # «(a) », «1. », «4.2 »
+
+
+def paragraph_bookmark(entry: ContentsEntry) -> bool:
+    """An outline entry that bookmarks a paragraph of the text, not a heading («Potential Inputs: Risk
+    management strategy; …», «Quick link to summary table for RMF tasks, responsibilities, and supporting
+    roles.»): unnumbered and a sentence (four words or more ending in «.» or «;»; a run-in label and its
+    text), or very long. A word processor's outline made from styles bookmarks what was styled, headings
+    or not."""
+    if entry.clause or _named(entry.title):
+        return False
+    if entry.number or read_label(entry.title):
+        # A numbered paragraph («2. This Regulation does not apply to the processing of personal data:») is a
+        # long sentence after its label; a numbered heading is a title, with a full stop at most.
+        return _labelled_sentence(entry.title, _LABELLED_WORDS)
+    title, words = entry.title, entry.title.split()
+    if len(words) >= _PARAGRAPH_WORDS or (len(words) >= 4 and title.endswith((".", ";"))):
+        return True
+    # «Supporting Role: Mission or Business Owner; System Security Officer.65F»: a run-in label and its text
+    return bool(_RUN_IN.match(title)) and (";" in title or bool(_MARKED_END.search(title)))
+
+
+_LABELLED_WORDS = 8  # a labelled entry of this many words ending in «.», «;» or «:» is a paragraph
+_BOOKMARKS_SHARE = 0.5  # an outline this much made of bookmarked paragraphs is no table of contents
+
+
+def _labelled_sentence(title: str, words: int) -> bool:
+    label = _LABEL.match(title)
+    text = title[label.end() :] if label else title
+    n = len(text.split())
+    return n >= _PARAGRAPH_WORDS or (n >= words and text.endswith((".", ";", ":")))
+
+
+def _point_text(title: str, *, among_points: bool = False) -> bool:
+    """A labelled entry whose text reads as a point's, not a title: «(a) Union law; or», «(b) the monitoring …».
+    Among an outline of points, a bullet's («– their parliament;») and a full stop after a label are too."""
+    label = _LABEL.match(title) or (_BULLET.match(title) if among_points else None)
+    text = title[label.end() :] if label else ""
+    if not text:
+        return False
+    ends = (":", ",", ".") if among_points else (":", ",")
+    return ";" in text or text.endswith(ends) or text[:1].islower() or _labelled_sentence(title, _LABELLED_WORDS)
+
+
+_BULLET = re.compile(r"^[–—•-]\s+")
+
+
+def _outline_map(outline: tuple[tuple[int, str, int], ...]) -> tuple[list[ContentsEntry], list[ContentsEntry]]:
+    """The outline's entries that map the document, and those left out as bookmarked paragraphs.
+
+    When most entries bookmark paragraphs («1. This Regulation lays down rules …», «(a) the offering of
+    goods …»: an outline made of every numbered paragraph), even a short labelled sentence is one; named
+    headings («Article 6», «§ 11.10 …») and titles stay."""
+    entries = _unique(_entry(t, level, page) for level, t, page in outline)
+    points = [e for e in entries if paragraph_bookmark(e) or (not _named(e.title) and _point_text(e.title))]
+    if len(points) >= _BOOKMARKS_SHARE * len(entries):
+        kept = [
+            e for e in entries if not (e in points or (not _named(e.title) and _point_text(e.title, among_points=True)))
+        ]
+    else:
+        kept = [e for e in entries if not paragraph_bookmark(e)]
+    return kept, [e for e in entries if e not in kept]
+
+
+def paragraph_bookmarks(outline: tuple[tuple[int, str, int], ...]) -> list[str]:
+    """The outline's entries left out of the map as bookmarked paragraphs (the quality record shows them)."""
+    return [e.label for e in _outline_map(outline)[1]]
 
 
 def _entry(title: str, level: int = 0, page: int = 0) -> ContentsEntry:
@@ -100,8 +185,10 @@ def _printed_entries(blocks: tuple[Block, ...]) -> list[ContentsEntry]:
 
 
 def expected_clauses(outline: tuple[tuple[int, str, int], ...], blocks: tuple[Block, ...], english: bool) -> list[str]:
-    """Clause ids the document's own table of contents announces (outline first, else printed contents)."""
-    found = [_toc_clause(title, english) for _lvl, title, _page in outline]
+    """Clause ids the document's own table of contents announces (outline first, else printed contents);
+    an outline's bookmarked paragraphs announce nothing."""
+    mapped = {e.title for e in _outline_map(outline)[0]} if outline else set()
+    found = [_toc_clause(title, english) for _lvl, title, _page in outline if _entry(title).title in mapped]
     ids = [c for c in found if c]
     if ids:
         return list(dict.fromkeys(ids))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from docshelf.build.completeness import ContentsEntry
 from docshelf.law.grammar import HEADINGS
+from docshelf.law.numbering import read_label
 from docshelf.model import Block
 
 _KEY_DROP = re.compile(r"[\W_]+")
@@ -71,7 +72,28 @@ def _kind_of(title: str, number: str) -> tuple[str, str]:
 
 
 def _without_number(entry: ContentsEntry) -> str:
-    return entry.title[len(entry.number) :].lstrip(" .") if entry.number else ""
+    return entry.title[len(entry.number) :].lstrip(" .") if entry.number else _after_label(entry.title)
+
+
+_LABEL_END = re.compile(r"^[\s.:—–-]+")
+
+
+def _after_label(text: str) -> str:
+    """The title after the label a line opens with («1.1 Scope of Document» → «Scope of Document»,
+    «Appendix A— The SSDF …» → «The SSDF …»); "" when it opens with none. Maps and bodies disagree on
+    whether the number is printed: an outline may leave out what the heading prints, and the reverse."""
+    end = 0
+    for kind in HEADINGS:
+        if (m := kind.heading.match(text)) and m.group(1):
+            end = m.end(1)
+            break
+    else:
+        if labels := read_label(text):
+            end = labels[0].length
+    if not end:
+        return ""
+    rest = _LABEL_END.sub("", text[end:])
+    return rest if end < len(text) and rest[:1].isalpha() else ""
 
 
 def _candidate(b: Block) -> bool:
@@ -101,11 +123,16 @@ def _match_at(blocks: Sequence[Block], keys: list[str], i: int, entry: ContentsE
         joined = (joined + keys[i + n])[:_KEY_CHARS]
         if _same(joined, want):
             return n + 1
+    if len(want) >= 4 and key(_after_label(blocks[i].text)) == want:
+        return 1  # the heading prints a number the map leaves out; the number comes from the body
     bare = key(_without_number(entry))
-    styled = blocks[i].bold or abs(blocks[i].size - 1.0) >= 0.08 or blocks[i].kind == "heading" or blocks[i].level > 0
-    if len(bare) >= 4 and styled and _same(keys[i], bare):
+    if len(bare) >= 4 and _styled(blocks[i]) and _same(keys[i], bare):
         return 1  # the number is missing from the text layer; the map supplies it
     return 0
+
+
+def _styled(b: Block) -> bool:
+    return b.bold or abs(b.size - 1.0) >= 0.08 or b.kind == "heading" or b.level > 0
 
 
 def _in_window(b: Block, entry: ContentsEntry, offset: int | None) -> bool:
@@ -130,7 +157,7 @@ def find_map(
     cursor = start
     spans: list[tuple[int, int, ContentsEntry]] = []
     missing: list[ContentsEntry] = []
-    body = _body_entries(entries)
+    body = _in_page_order(_body_entries(entries)) if outline else _body_entries(entries)
     for k, entry in enumerate(body):
         hit = _search(work, keys, entry, cursor, offset)
         if hit is None:
@@ -145,7 +172,58 @@ def find_map(
             offset = work[i].page - entry.page
     if len(spans) < MIN_MATCHED:
         return blocks, [], list(entries)
+    if missing and offset is not None:  # by the neighbours in page order, then in the map's own order
+        for order in (body, _body_entries(entries)):
+            spans, missing = _between_found(work, keys, order, spans, missing, start)
     return _joined(tuple(work), spans, missing)
+
+
+def _whole_title(work: list[Block], keys: list[str], i: int, want: str) -> bool:
+    """The block is the heading ``want`` names, with or without the label it prints."""
+    return bool(keys[i]) and len(want) >= _MIN_PREFIX and want in (keys[i], key(_after_label(work[i].text)))
+
+
+def _in_page_order(entries: list[ContentsEntry]) -> list[ContentsEntry]:
+    """An outline's entries in the order of the pages they point to («Note to Readers» p. 6 listed after
+    «Executive Summary» p. 8): an outline's pages are physical, the body is read in page order."""
+    pages: list[int] = []
+    for e in entries:  # an entry without a page keeps the place of the entry before it
+        pages.append(e.page or (pages[-1] if pages else 0))
+    return [e for _page, _k, e in sorted(zip(pages, range(len(entries)), entries, strict=True))]
+
+
+def _between_found(
+    work: list[Block],
+    keys: list[str],
+    body: list[ContentsEntry],
+    spans: list[tuple[int, int, ContentsEntry]],
+    missing: list[ContentsEntry],
+    start: int,
+) -> tuple[list[tuple[int, int, ContentsEntry]], list[ContentsEntry]]:
+    """Entries the page window missed (an outline whose first entries all point to page 1), looked for
+    between the headings found before and after them in the map's order, by their whole title only."""
+    at = {id(e): i for i, _n, e in spans}
+    taken = {i for i, _n, _e in spans}
+    out = list(spans)
+    still: list[ContentsEntry] = []
+    lo = start
+    for k, entry in enumerate(body):
+        if id(entry) in at:
+            lo = at[id(entry)] + 1
+            continue
+        if entry not in missing:
+            continue
+        hi = next((at[id(e)] for e in body[k + 1 :] if id(e) in at), len(work))
+        want = key(entry.title)
+        hit = next((i for i in range(lo, hi) if i not in taken and _whole_title(work, keys, i, want)), None)
+        if hit is None:
+            still.append(entry)
+            continue
+        out.append((hit, 1, entry))
+        taken.add(hit)
+        at[id(entry)] = hit
+        lo = hit + 1
+    return sorted(out, key=lambda span: span[0]), still
 
 
 def _split_two_headings(work: list[Block], keys: list[str], i: int, entry: ContentsEntry, nxt: ContentsEntry) -> None:

@@ -19,6 +19,7 @@ from docshelf.build.completeness import (
     expected_clauses,
     missing_clauses,
     numbering_problems,
+    paragraph_bookmarks,
 )
 from docshelf.build.docmap import find_map
 from docshelf.build.footnotes import attach_footnotes
@@ -120,11 +121,15 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     files: dict[str, str] = {}
     records = []
     known: set[str] = set()  # the labels the document has placed so far: «6.1.1» nests under a known «6.1»
-    for s in sections:
+    # An English act's sections before its first article are its preamble: «(1)», «(2)» there are recitals.
+    acts = [n for n, s in enumerate(sections) if english and grammar.is_en_article(s.clause)]
+    if not split and english and any(h.kind == "article" for h in headings):
+        acts = [1]  # one file: its text before the first article heading is the preamble
+    for n, s in enumerate(sections):
         path = f"{base}/{s.slug}.md" if split else f"{base}.md"
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
-        records.append(_section_record(path, s, markdown, english, known))
+        records.append(_section_record(path, s, markdown, english, known, preamble=bool(acts) and n < acts[0]))
     records, footnotes = attach_footnotes(records, files, english)
     records, repeated = qualify_repeated(records, english)
     meta = DocMeta(
@@ -157,6 +162,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         title_source=title_source,
         id_source=id_source,
         addresses={**printed_labels(records, files), "footnotes": footnotes, "printed_twice": repeated},
+        bookmarks=paragraph_bookmarks(converted.outline),
     )
     meta = replace(meta, warnings=tuple(warnings), quality=report)
     if split:
@@ -179,13 +185,17 @@ def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
     return f"{line}\n\n{s.markdown}"
 
 
-def _section_record(path: str, s: Section, markdown: str, english: bool, known: set[str]) -> SectionMeta:
+def _section_record(
+    path: str, s: Section, markdown: str, english: bool, known: set[str], *, preamble: bool = False
+) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
     )
     spans = tuple(
         Clause(c.id, c.start, c.end)
-        for c in section_clauses(markdown, s.clause, english=english, approved=s.part, annex=annex, known=known)
+        for c in section_clauses(
+            markdown, s.clause, english=english, approved=s.part, annex=annex, known=known, preamble=preamble
+        )
     )
     return SectionMeta(
         path=path,

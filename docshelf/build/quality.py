@@ -156,11 +156,13 @@ def assess(
     title_source: str,
     id_source: str,
     addresses: dict[str, Any] | None = None,
+    bookmarks: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The quality record of one built document (see the module docstring); ``warnings`` says it in words.
 
     ``contents`` is the document's map: its name («outline», «contents», «none»), its entries and
-    the entries the map search did not find in the body.
+    the entries the map search did not find in the body; ``bookmarks`` the outline's entries left out
+    of it as bookmarked paragraphs.
     """
     source, entries, unmapped = contents
     found, missing = contents_share(entries, unmapped, sections, meta.title)
@@ -178,6 +180,7 @@ def assess(
             "share": round(found / len(entries), 3) if entries else None,
             "missing": [e.label for e in missing],
             "unlisted": unlisted_headings(entries, headings) if entries else [],
+            **({"paragraph_bookmarks": list(bookmarks)} if bookmarks else {}),
         },
         "headings": len(headings),
         "numbering_gaps": gaps,
@@ -209,6 +212,11 @@ def quality_warnings(q: dict[str, Any]) -> list[str]:
         out.append(
             f"contents: {c['found']} of {c['expected']} entries of the document's {c['source']} found as "
             f"headings ({c['found'] / c['expected']:.3f}); missing: {_some(c['missing'])}"
+        )
+    if bookmarks := c.get("paragraph_bookmarks"):
+        out.append(
+            f"contents: {len(bookmarks)} entries of the document's outline bookmark paragraphs of the text, not "
+            f"headings, and are not counted as its map: {_some(bookmarks)}"
         )
     if unlisted := c.get("unlisted"):
         out.append(

@@ -7,21 +7,23 @@ for clause ids that stand in sections of different parts (not the pieces of one 
 for each place the part it sits in (the appendix, annex or division among the section's groups, or
 the section's own heading), and when those parts tell every place apart, spells each place with its
 part first («Appendix I AC-2»). The place where the label heads its own section (the catalogue's
-«AC-2») is its home and keeps the bare label, so the usual citation proves the clause; without one
-home every place is qualified and a bare citation names them all (``text.citations``). Places the
-parts cannot tell apart stay as they are, and the quality report says so. Pure.
+«AC-2») is its home and keeps the bare label, so the usual citation proves the clause; where it heads
+a section in several parts, the part holding the most clauses (the whole catalogue, not the appendix
+restating a selection of it) is the home; without one home every place is qualified and a bare
+citation names them all (``text.citations``). Places the parts cannot tell apart stay as they are, and
+the quality report says so. Pure.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
 from docshelf.law import grammar
 from docshelf.records import Clause, SectionMeta
 
-_PART_KINDS = frozenset({"appendix", "prilozhenie", "razdel", "roman", "glava", "subappendix"})
+_PART_KINDS = frozenset({"appendix", "annex", "prilozhenie", "razdel", "roman", "glava", "subappendix"})
 
 
 def part_of(section: SectionMeta, english: bool) -> str:
@@ -30,7 +32,7 @@ def part_of(section: SectionMeta, english: bool) -> str:
     for text in [*section.groups, *own, section.clause]:
         if part := grammar.heading_id(text, english=english, kinds=_PART_KINDS):
             return part
-        if text == section.clause and section.clause.startswith(("Appendix ", grammar.ANNEX)):
+        if text == section.clause and section.clause.startswith(("Appendix ", "Annex ", grammar.ANNEX)):
             return section.clause
     return ""
 
@@ -47,17 +49,21 @@ def qualify_repeated(
                 where[c.id].append(n)
     renames: dict[int, dict[str, str]] = defaultdict(dict)
     report: list[dict[str, object]] = []
+    part_at = [part_of(r, english) for r in records]
+    size: Counter[str] = Counter()  # clauses per part
+    for r, p in zip(records, part_at, strict=True):
+        size[p] += len(r.clauses)
     for label, places in where.items():
         if len(places) < 2 or _one_split_section(records, places):
             continue
-        parts = [part_of(records[n], english) for n in places]
+        parts = [part_at[n] for n in places]
         runs = _runs(places, parts)
         if len(runs) < 2:
             continue  # consecutive sections of one part: the pieces of one place
         # Its home: the one place where the label heads its own section (the catalogue's «AC-2»)
         # keeps the bare label; the places that restate it elsewhere are qualified.
         homes = {parts[k] for k, n in enumerate(places) if records[n].clause == label}
-        home = next(iter(homes)) if len(homes) == 1 else None
+        home = _home(homes, size)
         others = [(n, p) for n, p in zip(places, parts, strict=True) if p != home]
         named = {p for _n, p in others}
         if (
@@ -76,6 +82,16 @@ def qualify_repeated(
         clauses = tuple(Clause(names.get(c.id, c.id), c.start, c.end) for c in r.clauses)
         out[n] = replace(r, clauses=clauses)
     return out, report
+
+
+def _home(homes: set[str], size: Counter[str]) -> str | None:
+    """The part that is the label's home: the one place it heads a section; when it heads one in several
+    parts (a catalogue and an appendix that restates some of its controls under their own headings), the
+    part that holds the most clauses: the whole series, not the selection restated from it."""
+    if len(homes) < 2:
+        return next(iter(homes), None)
+    first, second = sorted(homes, key=lambda p: size[p], reverse=True)[:2]
+    return first if size[first] > size[second] else None
 
 
 def _one_split_section(records: Sequence[SectionMeta], places: list[int]) -> bool:

@@ -117,7 +117,7 @@ def whole_document(blocks: tuple[Block, ...], headings: list[Heading], title: st
 
 def _unit_level(headings: list[Heading]) -> int:
     """The level a document is cut at: its articles, else its top level below annexes/appendices."""
-    levels = [h.level for h in headings if h.kind == "statya"]
+    levels = [h.level for h in headings if h.kind in grammar.ARTICLE_KINDS]
     if levels:
         return min(levels)
     body = [h.level for h in headings if h.kind not in ("prilozhenie", "appendix", "subappendix")]
@@ -188,7 +188,9 @@ def _pieces(
         if len(chunks) > 1:
             label = ""
             if head is not None:  # numbers in a preamble are a printed table of contents, not clauses
-                prefix = grammar.PART if head.kind == "statya" else grammar.SECTION if english else grammar.POINT
+                prefix = grammar.SECTION if english else grammar.POINT
+                if head.kind in grammar.ARTICLE_KINDS:
+                    prefix = grammar.EN_PARAGRAPHS if english else grammar.PART
                 label = _range_label(chunk, prefix)
             label = label or f"{n + 1}/{len(chunks)}"
             section = replace(section, title=f"{section.title} ({label})", slug_hint=f"{section.title[:32]} {label}")
@@ -197,7 +199,8 @@ def _pieces(
 
 
 def _range_label(chunk: list[Item], prefix: str) -> str:
-    pattern = grammar.PART_DOT if prefix == grammar.PART else grammar.PART_NUMBER  # an article's parts are «N.»
+    # an article's parts (paragraphs) are «N.»
+    pattern = grammar.PART_DOT if prefix in (grammar.PART, grammar.EN_PARAGRAPHS) else grammar.PART_NUMBER
     numbers = [m.group(1) for _, b in chunk if (m := pattern.match(b.text))]
     if not numbers:
         return ""

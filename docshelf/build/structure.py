@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from docshelf.build.docmap import MAP_RANK, Found
-from docshelf.law.grammar import APPROVAL_STAMP, APPROVED_TITLE, HEADINGS, heading_clause_id
+from docshelf.law.grammar import APPROVAL_STAMP, APPROVED_TITLE, ARTICLE_KINDS, HEADINGS, heading_clause_id
 from docshelf.model import Block
 
 _CYR = re.compile(r"[А-Яа-яЁё]")
@@ -59,9 +59,9 @@ def _match(block: Block) -> tuple[str, int, str] | None:
             return _numbered(block, text, number, rank)
         if kind == "roman" and (len(text) > 200 or text.endswith(";")):
             return None
-        if kind == "statya" and len(text) > 250 and not block.bold:
+        if kind in ARTICLE_KINDS and len(text) > 250 and not block.bold:
             return None
-        if kind != "statya" and len(text) > 300:
+        if kind not in ARTICLE_KINDS and len(text) > 300:
             return None
         return kind, rank, number
     if not WORDS.search(text):
@@ -87,6 +87,21 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
     if (styled and len(text) <= 200 and not text.endswith(";")) or short_title:
         return "num", rank + depth, number
     return None
+
+
+def _articles_out_of_order(candidates: dict[int, tuple[str, int, str]]) -> list[int]:
+    """English article headings that do not follow the last one: a reference broken onto a line of its
+    own («… in accordance with / Article 49» in an annex) is no article; an act's articles only rise."""
+    out, last = [], (-1, "")
+    for i, (kind, _rank, number) in sorted(candidates.items()):
+        if kind != "article":
+            continue
+        key = (int(re.match(r"\d+", number).group(0)), number.lstrip("0123456789"))  # type: ignore[union-attr]
+        if key <= last:
+            out.append(i)
+        else:
+            last = key
+    return out
 
 
 def _sentence_case(text: str) -> bool:
@@ -263,12 +278,14 @@ def find_headings(
     candidates.update(_approved(blocks))
     if mapped:
         return _levelled(blocks, _with_map(blocks, candidates, mapped, contents))
-    if any(kind == "statya" for kind, _, _ in candidates.values()):
+    if any(kind in ARTICLE_KINDS for kind, _, _ in candidates.values()):
         # In a law, «1.» under an article is a part of it, not a heading, unless it is styled as one.
         candidates = {
             i: m for i, m in candidates.items() if m[0] != "num" or blocks[i].bold or blocks[i].kind == "heading"
         }
     for i in _toc_runs(blocks, candidates):
+        candidates.pop(i, None)
+    for i in _articles_out_of_order(candidates):
         candidates.pop(i, None)
     numbered = [(i, m[2]) for i, m in sorted(candidates.items()) if m[0] == "num"]
     if len(contents) >= 5:

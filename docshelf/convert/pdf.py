@@ -29,7 +29,7 @@ from docshelf.law.grammar import HEADINGS, NUMBERED_TITLE, PDF_PARAGRAPH_START, 
 from docshelf.model import Block, Converted
 
 # Heading kinds whose line always opens a new heading, even right under another bold line.
-_OPENING_KINDS = frozenset({"paragraph_sign", "statya"})
+_OPENING_KINDS = frozenset({"paragraph_sign", "statya", "article"})
 _BOLD_FLAG = 16
 _SUPERSCRIPT_FLAG = 1
 _MARGIN = 0.07  # share of the page height treated as header/footer zone

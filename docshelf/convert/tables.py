@@ -44,6 +44,18 @@ def _cell_text(words: list[tuple[Any, ...]], box: tuple[float, float, float, flo
     return join_words(sorted(inside, key=lambda w: (w[5], w[6], w[7])))  # block, line, word number
 
 
+_FRAME_WORDS = 150  # a cell holding this much running text…
+_FRAME_SHARE = 0.85  # …and nearly all of its grid's words is a box drawn around the text, not a table
+
+
+def _frame(rows: list[list[str | None]]) -> bool:
+    """A grid that frames running text (a web page printed with its layout boxes: the whole page is one
+    «cell»): its text is read as paragraphs, not flattened into a table cell."""
+    counts = [len((c or "").split()) for r in rows for c in r]
+    biggest, total = max(counts, default=0), sum(counts)
+    return biggest >= _FRAME_WORDS and biggest >= _FRAME_SHARE * total
+
+
 def find_tables(page: object) -> list[PageTable]:
     """Tables of one PDF page as table blocks, with their bounding boxes: ruled grids, and tables
     ruled only under their header row (``bands``)."""
@@ -54,7 +66,7 @@ def find_tables(page: object) -> list[PageTable]:
     for grid in grids:
         rows = [[_cell_text(words, box) for box in row] for row in grid.rows]
         rows = [r for r in rows if any((c or "").strip() for c in r)]
-        if len(rows) < 2:
+        if len(rows) < 2 or _frame(rows):
             continue
         found.append(PageTable(grid.bbox, Block(text=markdown_table(rows), page=pno, kind="table")))
     for band in find_band_tables(page, words, [t.bbox for t in found]):

@@ -35,6 +35,7 @@ def section_clauses(
     approved: str = "",
     annex: str = "",
     known: set[str] | None = None,
+    preamble: bool = False,
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
@@ -44,10 +45,11 @@ def section_clauses(
     one file) open their own articles, points or annexes. Outside an article, labels the grammar
     does not name («6.1.1», «A.5.1», «PR.AC-4», «(a)», «5.b») are read from the document
     (:mod:`law.numbering`); ``known`` carries the labels placed so far in the document, and gains
-    this section's.
+    this section's. ``preamble``: the section comes before an English act's first article, and its
+    numbered paragraphs «(1)», «(2)» are the act's recitals («Recital 26»).
     """
-    kind = "rfc" if english else "law" if g.is_article(section_clause) else "order"
-    outer = section_clause if kind == "law" or g.is_annex(section_clause) else annex
+    kind = _kind(section_clause, english)
+    outer = section_clause if kind in ("law", "act") or g.is_annex(section_clause) else annex
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
     known = set() if known is None else known
@@ -78,8 +80,10 @@ def section_clauses(
                 outline.push(numbering.Open(depth, label, start))
                 continue
             if depth == 0:
-                kind = "law" if g.is_article(label) else kind
-                base = label if g.is_article(label) or g.is_annex(label) else approved
+                if english or g.is_article(label):
+                    kind = _kind(label, english)
+                own = g.is_article(label) or g.is_en_article(label) or g.is_annex(label) or label.startswith(_EN_ANNEX)
+                base = label if own else approved
                 outline.push(numbering.Open(0, label, start))
                 continue
         elif text.startswith("|"):
@@ -101,7 +105,9 @@ def section_clauses(
             continue
         else:
             found = _clause_of(text, kind) or _enhancement(text, stack)
-            if found is not None and readings[n]:
+            if found is None and preamble and kind == "rfc" and readings[n] and readings[n][0].style == "(1)":
+                reading, found = readings[n][0], (1, f"{g.RECITAL} {readings[n][0].atom}")
+            if found is not None and readings[n] and reading is None:
                 reading = readings[n][0]
                 if kind == "order" and found[0] >= _ITEM_DEPTH:
                     found = (outline.depth_of(reading, found[0]), found[1])
@@ -119,8 +125,9 @@ def section_clauses(
             depth, label = found
             close(depth, start)
         owner = next(((o.id, o.start) for o in reversed(stack) if 0 <= o.depth < depth), (base, -1))
-        if generic and _standalone(label) and label in seen:
-            # An id printed again inside a part («AC-1» restated in «Appendix B»): the part qualifies it.
+        if (generic or heading) and _standalone(label) and label in seen:
+            # An id printed again inside a part («AC-1» restated in «Appendix B», as a block or under its
+            # own heading): the part qualifies it.
             part = next((o.id for o in reversed(stack) if o.id.startswith(_PARTS)), "")
             label = f"{part} {label}" if part else label
         if heading:
@@ -142,7 +149,7 @@ def section_clauses(
     close(float("-inf"), len(markdown))
     known.update(outline.known)
     known.add(outline.root)
-    if kind != "rfc":
+    if kind not in _ENGLISH:
         closed.extend(paragraphs.clauses(skip={"", approved}))
     out.extend(sorted(closed, key=lambda c: (c.start, -c.end)))
     return out
@@ -152,7 +159,7 @@ _AHEAD = 40  # blocks looked ahead for a label's successor
 # Divisions and chapters headed inside one file: their spans hold their points, but a point's id does not
 # carry them («п. 3», not «разд. II п. 3»: the citation names the group, resolution checks the span).
 _GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0}
-_PARTS = ("Appendix ", g.ANNEX)  # parts that qualify an id printed again inside them
+_PARTS = ("Appendix ", "Annex ", g.ANNEX)  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
 
 
@@ -165,8 +172,9 @@ def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cl
         for cell in row.group(0).split("|"):
             labels = [r for r in numbering.read_label(cell.strip()) if _SERIES.match(r.style)]
             # The id's own row says what it is («PR.AC-4: Access permissions are managed …»); a cell
-            # holding only an id («AC-2» in a mapping table) refers to it and is no clause of its own.
-            if labels and len(cell.strip()[labels[0].length :].split()) < _ROW_WORDS:
+            # holding only an id («AC-2») or a list of them («CA-1, CA-6, PM-10; SP 800-37» in a mapping
+            # table) refers to them and is no clause of its own.
+            if labels and len(_statement_words(cell.strip()[labels[0].length :])) < _ROW_WORDS:
                 break
             if labels:
                 found.append((labels[0], start + row.start(), start + row.end()))
@@ -182,6 +190,11 @@ def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cl
     return out
 
 
+def _statement_words(text: str) -> list[str]:
+    """The words of a statement: ones with a small letter, not the ids and acronyms of a reference list."""
+    return [w for w in text.split() if any(ch.islower() for ch in w) and not any(ch.isdigit() for ch in w)]
+
+
 def _row_points(table: str, start: int, known: set[str], kind: str) -> list[Clause]:
     """Rows that continue the document's numbered points in a table («| 3.4.3 | Track, review … |» after
     3.4.2 in the text): a row whose first cell is a point of a known parent, with its statement after it,
@@ -194,7 +207,7 @@ def _row_points(table: str, start: int, known: set[str], kind: str) -> list[Clau
         rest = " ".join(cells[cells.index(first) + 1 :]) + " " + first[label.length :] if label else ""
         if label is None or label.parent not in known or len(rest.split()) < _ROW_WORDS:
             continue
-        cid = g.section_id(label.atom) if kind == "rfc" else g.point_id(label.atom)
+        cid = g.section_id(label.atom) if kind in _ENGLISH else g.point_id(label.atom)
         if cid not in known and label.atom not in known:
             known.add(cid)
             known.add(label.atom)
@@ -231,9 +244,11 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
     if "-" in style or re.match(r"[XЯ]{2,}\.", style):  # «PR.AC-4», «PO.1.1»: ids cited as printed
         return label.atom
     if re.fullmatch(r"(?:[XЯ]\.)?n(?:\.n)*", style) and "." in label.atom:
-        return g.section_id(label.atom) if kind == "rfc" else g.point_id(label.atom)
+        return g.section_id(label.atom) if kind in _ENGLISH else g.point_id(label.atom)
     if style.startswith("("):
         return f"({label.atom})"
+    if kind == "act":  # an article's paragraph «1.» is cited «Article 6(1)»
+        return f"({label.atom})" if style == "1." else None
     if kind == "rfc":
         return None if style in {"n", "I."} else f"{_ITEM} {label.atom}"
     if style in {"1.", "n"}:
@@ -261,7 +276,7 @@ def _join_generic(parent: str, label: str, kind: str) -> str:
         if len(inner) >= 2 and inner[-2] == _ITEM:
             return f"{parent}.{label.removeprefix(_ITEM + ' ')}"
         return f"{parent} {label}".strip()
-    if kind == "rfc" or g.is_section(label) or "-" in label:
+    if kind in _ENGLISH or g.is_section(label) or "-" in label:
         return label  # «§3.1.1», «PR.AC-4», «AC-2(1)» carry their whole address
     return _join(parent, label, kind)
 
@@ -289,11 +304,27 @@ class _Paragraphs:
         return out
 
 
+def _kind(section_clause: str, english: bool) -> str:
+    """How a section numbers its clauses: a Russian law's article (части, пункты), an English act's article
+    («Article 6(1)(a)»), an English standard («§4.2», labels read from the text), a Russian order."""
+    if english:
+        return "act" if g.is_en_article(section_clause) else "rfc"
+    return "law" if g.is_article(section_clause) else "order"
+
+
+_ENGLISH = frozenset({"rfc", "act"})
+_EN_ANNEX = "Annex "
+
+
 def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
     """(depth, label) for a heading inside a section; depth 0 = an article or annex (a new base)."""
     text = text.replace("*", "").strip()
     if m := g.ARTICLE_HEADING.match(text):
         return 0, g.article_id(m.group(1))
+    if kind in _ENGLISH and (m := g.EN_ARTICLE_HEADING.match(text)):
+        return 0, f"{g.EN_ARTICLE} {m.group(1)}"
+    if kind in _ENGLISH and (m := g.HEADING["annex"].heading.match(text)):
+        return 0, f"{_EN_ANNEX}{m.group(1)}"
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
     for kind_name, depth in _GROUP_DEPTHS.items():  # a division or chapter inside one file: around its points
@@ -307,7 +338,7 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         return _CONTROL_DEPTH, m.group(1)  # under the section it sits in; the next section heading closes it
     if m := g.SECTION_HEADING.match(text):
         number = m.group(1)
-        label = g.section_id(number) if kind == "rfc" else g.point_id(number)
+        label = g.section_id(number) if kind in _ENGLISH else g.point_id(number)
         return number.count(".") + 1, label
     return None
 
@@ -321,7 +352,7 @@ def _enhancement(text: str, stack: list[numbering.Open]) -> tuple[float, str] | 
 
 
 def _join(parent: str, label: str, kind: str) -> str:
-    if kind == "rfc" or g.is_section(label) or "(" in label:
+    if kind in _ENGLISH or g.is_section(label) or "(" in label:
         return label
     point = g.point_id("")
     if kind == "order" and label.startswith(point) and (at := parent.find(point)) >= 0:
@@ -331,6 +362,9 @@ def _join(parent: str, label: str, kind: str) -> str:
 
 def _clause_of(text: str, kind: str) -> tuple[float, str] | None:
     """(depth, label) when a paragraph opens a clause: a part, an item, a point, an annex measure row."""
+    if kind == "act":  # «1. …» opens a paragraph of the article: «Article 6(1)»
+        m = g.TOP_PART.match(text)
+        return (1, f"({text[: m.end()].strip().rstrip('.')})") if m else None
     if kind == "rfc":
         m = g.REQUIREMENT_START.match(text)
         return (m.group(1).count(".") + 1, g.section_id(m.group(1))) if m else None

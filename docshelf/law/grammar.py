@@ -45,6 +45,7 @@ class HeadingKind:
     prefix: str  # clause id prefix («ст.»), "" when the kind has no clause id
 
 
+EN_ARTICLE_HEADING = re.compile(r"^(?:Article|ARTICLE)\s+(\d{1,3}[a-z]?)(?=$|\.?\s+[A-Z‘'\"(])")
 HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind(
         "razdel",
@@ -64,19 +65,26 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind(
         "appendix",
         10,
-        re.compile(r"^(?:Appendix|APPENDIX)\s+([A-Z])(?=$|[.:]|\s+[–—-]\s|\s+[A-Z0-9«\"(])\.?"),
+        re.compile(r"^(?:Appendix|APPENDIX)\s+([A-Z])(?=$|[.:—–]|\s+[–—-]\s|\s+[A-Z0-9«\"(])\.?"),
         "Appendix",
     ),
+    # An English act's annex: «ANNEX III» on its line (the title follows), «Annex I List of …»; not «Annex III
+    # shall …».
+    HeadingKind("annex", 10, re.compile(r"^(?:ANNEX|Annex)\s+([IVXLC]+|[A-Z]|\d{1,2})(?=$|\s+[A-Z‘'\"(—–])"), "Annex"),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     HeadingKind("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S"), "разд."),
     # A section of a regulation's part, named by its sign («§ 11.10 Controls for closed systems.»), cited «§11.10».
     HeadingKind("paragraph_sign", 40, re.compile(r"^§\s*(\d+(?:\.\d+)*[a-z]?)\.?\s+[A-ZА-ЯЁ]"), "§"),
     HeadingKind("statya", 40, re.compile(rf"^(?:{_spaced('Статья')}|СТАТЬЯ)\s+({ARTICLE_NUMBER})(?=\.|\s|$)"), "ст."),
+    # An English act's article (EU regulations, agreements): «Article 6» on its line, the title on the next
+    # or after it in capitals; not a sentence that opens with it («Article 10 shall apply …»).
+    HeadingKind("article", 40, EN_ARTICLE_HEADING, "Article"),
     HeadingKind("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w"), "п."),
     # A NIST security control: its id and its title in capitals («AC-2 ACCOUNT MANAGEMENT»), cited «AC-2».
     HeadingKind("control", 58, re.compile(r"^([A-Z]{2}-\d{1,2})\s+[A-Z][A-Z ,&/()-]{3,80}$"), ""),
 )
 HEADING = {k.name: k for k in HEADINGS}
+ARTICLE_KINDS = frozenset({"statya", "article"})  # the headings a law or an act is cut at
 
 # A heading inside a section's Markdown (a whole short document kept as one file) opens its own clause.
 ARTICLE_HEADING = re.compile(rf"^(?:{_spaced('Статья')}|СТАТЬЯ)\s+({ARTICLE_NUMBER})")
@@ -244,6 +252,15 @@ def is_article(clause: str) -> bool:
     return clause.startswith(ARTICLE + " ")
 
 
+EN_ARTICLE = "Article"
+RECITAL = "Recital"  # a numbered paragraph of an English act's preamble: «Recital 26»
+
+
+def is_en_article(clause: str) -> bool:
+    """An English act's article («Article 6»): its paragraphs are cited «Article 6(1)», its points «(1)(a)»."""
+    return clause.startswith(EN_ARTICLE + " ") and clause[len(EN_ARTICLE) + 1 : len(EN_ARTICLE) + 2].isdigit()
+
+
 def is_annex(clause: str) -> bool:
     return clause.startswith(ANNEX)
 
@@ -261,8 +278,11 @@ def article_key(clause: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2) or 0)) if m else None
 
 
+EN_PARAGRAPHS = "paragraphs"  # the pieces of an English article: «(paragraphs 1–4)»
+
+
 def range_label(prefix: str, first: str, last: str) -> str:
-    """The clauses a piece of a split article covers: «ч. 1–7», «§4.2», «п. 3»."""
+    """The clauses a piece of a split article covers: «ч. 1–7», «§4.2», «п. 3», «paragraphs 1–4»."""
     sep = "" if prefix == SECTION else " "
     return f"{prefix}{sep}{first}" if first == last else f"{prefix}{sep}{first}–{last}"
 
@@ -325,7 +345,7 @@ CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind("chapter", re.compile(r"(?:гл\.?|глав[аеуы])\s*(\d+(?:\.\d+)*|[IVXLC]+)(?![\w.])", re.I), "гл. {0}"),
     CiteKind("chapter", re.compile(r"chapter\s+(\d{1,2})(?![\w.])", re.I), "Chapter {0}"),  # «Chapter 3» of a NIST SP
     CiteKind(
-        "article", re.compile(rf"(?:ст\.?|стать[яиеюей]+|article\s+)\s*({ARTICLE_NUMBER}){_END}", re.I), "ст. {0}"
+        "article", re.compile(rf"(?:ст\.?|стать[яиеюей]+|article\s+|art\.)\s*({ARTICLE_NUMBER}){_END}", re.I), "ст. {0}"
     ),
     CiteKind("part", re.compile(rf"(?:ч\.?|част[ьияию]+)\s*({DECIMAL}){_END}", re.I), "ч. {0}"),
     CiteKind(
@@ -453,6 +473,8 @@ def _spell(kind: CiteKind, m: re.Match[str], english: bool) -> str:
         return m.group(1) + (f"({m.group(2)})" if m.group(2) else "")
     if kind.slot == "annex":
         return annex_id(m.group(1))
+    if kind.slot == "article" and english:  # an English act's «Article 6»
+        return f"{EN_ARTICLE} {m.group(1)}"
     if kind.slot == "paragraph" and not m.group(1).isdigit():
         stem = m.group(1).casefold().replace("ё", "е")
         return paragraph_id(next(n for n, p in enumerate(_ORDINALS_1_12, 1) if re.fullmatch(p.replace("ё", "е"), stem)))

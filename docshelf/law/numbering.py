@@ -352,7 +352,7 @@ _ATOM = re.compile(r"\((\w{1,4})\)|([A-Za-zА-Яа-яЁё0-9]+(?:[.\-][A-Za-zА-
 
 # Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
 PART_WORDS = frozenset(
-    "appendix annex attachment chapter part subpart article schedule exhibit footnote "
+    "appendix annex attachment chapter part subpart article recital schedule exhibit footnote "
     "прил приложение раздел разд глава гл статья ст часть сноска".split()
 )
 # Words a citation may put before a heading it names by title («chapter «Catalog Zones»», «раздел «Общие положения»»).
@@ -370,6 +370,7 @@ def address_key(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for m in _ATOM.finditer(_KIND_WORDS.sub(" ", text)):
         atom = (m.group(1) or m.group(2)).casefold().replace("ё", "е")
+        atom = "article" if atom == "art" else atom  # «Art. 5(1)» is «Article 5(1)»
         if re.fullmatch(r"\d{1,3}\.[a-zа-я]", atom):
             out.extend(atom.split("."))
         else:

@@ -122,7 +122,9 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in numbering.PART_WORDS for a in want):
         return [], []
     clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
-    forms = (want, want[::-1])
+    # «point (a) of Article 5(1)»: the innermost label first, then the part it is of (as EU acts cite)
+    turned = next((want[k:] + want[:k] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
+    forms = (want, want[::-1], turned)
     for whole in (True, False):
         hits = [(s, c) for s, c, k in clauses if k and (k if whole else k[-len(want) :]) in forms]
         if hits:
