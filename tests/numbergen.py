@@ -120,7 +120,8 @@ def schemes() -> list[Scheme]:
     # An EU act: recitals in the preamble, articles whose paragraphs «1.» hold points «(a)» and «(i)», an annex.
     act = [(1, "(1)", "Recital 1"), (1, "(2)", "recital (2)"), (0, "CHAPTER I GENERAL PROVISIONS", "")]
     act += [(0, "Article 1 Subject matter", "Article 1"), (1, "1.", "Article 1(1)"), (1, "2.", "Art. 1(2)")]
-    act += [(2, "(a)", "Article 1(2)(a)"), (2, "(b)", "point (b) of Article 1(2)"), (3, "(i)", "Article 1(2)(b)(i)")]
+    act += [(2, "(a)", "point (a) of Article 1(2)"), (2, "(b)", "Article 1(2), first subparagraph, point (b)")]
+    act += [(3, "(i)", "Article 1(2)(b)(i)")]
     act += [(3, "(ii)", "Article 1(2)(b), point (ii)"), (0, "Article 2 Scope", "Article 2"), (1, "1.", "Article 2(1)")]
     act += [
         (0, "ANNEX I List of legislation", "Annex I"),

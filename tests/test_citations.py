@@ -289,3 +289,50 @@ def test_a_nist_requirement_is_cited_the_ways_engineers_write_it(tmp_path: Path,
     quote = "Limit system access to the types of transactions that authorized users are permitted to execute."
     check = verify_quote(root, quote, ref)
     assert (check.verdict, check.message) == ("ok", "The quote is verbatim in the cited clause."), ref
+
+
+_ACT = """# Regulation of the testing shelves
+
+## Article 1 Scope
+
+1. This Regulation applies to the following shelves:
+
+(a) the shelves of the first testing authority;
+
+(b) the shelves of the second testing authority.
+
+Where a shelf is shared, the following shall also apply:
+
+(a) the shelves of the third testing authority are checked twice;
+
+(b) the shelves of the fourth testing authority are checked once.
+
+2. This Regulation applies from the day of its publication on every testing shelf.
+{more}"""
+
+
+def test_an_eu_point_cited_through_its_subparagraph_is_proven_only_where_it_is_one_place(tmp_path: Path) -> None:
+    """«Article 1(2), first subparagraph, point (b)»: the clause table numbers points, not the unnumbered
+    subparagraphs; the citation is read as the point when the paragraph has that point once, and refused
+    when two subparagraphs both print it. A path the document lacks lists its tree first."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "act.md"
+    more = "".join(
+        f"\n## Article {n} Rule {n}\n\n1. The rule number {n} applies to every shelf.\n" for n in range(2, 12)
+    )
+    source.write_text(_ACT.format(more=more), encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "acts", "Regulation 2099/1"), progress=lambda _m: None)
+    once = verify_quote(root, "The rule number 3 applies to every shelf.", "Regulation 2099/1 Article 3(1)")
+    assert (once.verdict, once.level, once.clause) == ("ok", "clause", "Article 3(1)")
+    twice = verify_quote(
+        root,
+        "the shelves of the second testing authority",
+        "Regulation 2099/1 Article 1(1), first subparagraph, point (b)",
+    )
+    assert twice.verdict == "unknown_ref" and "Closest: Article 1(1)" in twice.message
+    one = verify_quote(
+        root,
+        "This Regulation applies from the day of its publication",
+        "Regulation 2099/1 Article 1(2), second subparagraph, point (a)",
+    )
+    assert one.verdict == "unknown_ref"  # no point (a) in paragraph 2: nothing is guessed

@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import pdfgen
+import pymupdf
 import pytest
 
 from docshelf.build.clean import clean
@@ -178,3 +179,33 @@ def test_a_placeholder_metadata_title_is_not_the_title_and_the_file_name_says_so
     built = build_document(doc.tobytes(), DocOptions(source="scan-0041.pdf"), ShelfConfig())
     assert (built.title, built.meta.quality["title_source"]) == ("scan-0041", "file name")
     assert [w for w in built.meta.quality["warnings"] if w.startswith("title: ")]
+
+
+def _boxed_page_pdf(paragraphs: list[str]) -> bytes:
+    """A page printed from a web page with its layout boxes: a ruled 3×2 grid whose one cell holds the text."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    xs, ys = (40.0, 480.0, 555.0), (40.0, 70.0, 760.0, 800.0)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]))
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y))
+    page.insert_text((46, 60), "Text", fontsize=10)
+    page.insert_textbox(pymupdf.Rect(46, 76, 474, 754), "\n\n".join(paragraphs), fontsize=10)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_a_page_printed_inside_its_layout_boxes_is_read_as_text_not_as_a_table() -> None:
+    """EUR-Lex printed from a browser draws the page's layout boxes: one «cell» holds the whole page. It is
+    running text (articles, paragraphs), not a one-cell table; a real table keeps its cells."""
+    from docshelf.convert.tables import _frame
+
+    sentence = "The provider shall keep the technical documentation at the disposal of the national authorities"
+    paragraphs = ["Article 1", "Subject matter", *(f"{n}. {sentence} for {n} years." for n in range(1, 9))]
+    converted = convert(_boxed_page_pdf(paragraphs), name="boxed.pdf")
+    texts = [b.text for b in converted.blocks]
+    assert not any(b.kind == "table" for b in converted.blocks), texts[:3]
+    assert "Article 1" in texts and any(t.startswith("3. The provider shall keep") for t in texts)
+    assert not _frame([["Control", "Statement"], ["AC-2", " ".join([sentence] * 3)], ["AC-3", sentence]])

@@ -111,8 +111,9 @@ def _point_text(title: str, *, among_points: bool = False) -> bool:
     text = title[label.end() :] if label else ""
     if not text:
         return False
-    ends = (":", ",", ".") if among_points else (":", ",")
-    return ";" in text or text.endswith(ends) or text[:1].islower() or _labelled_sentence(title, _LABELLED_WORDS)
+    if among_points and (text.endswith(".") or text[:1].islower()):
+        return True  # («1.1 purpose and applicability» in small capitals is a heading elsewhere)
+    return ";" in text or text.endswith((":", ",")) or _labelled_sentence(title, _LABELLED_WORDS)
 
 
 _BULLET = re.compile(r"^[–—•-]\s+")

@@ -46,14 +46,19 @@ def _cell_text(words: list[tuple[Any, ...]], box: tuple[float, float, float, flo
 
 _FRAME_WORDS = 150  # a cell holding this much running text…
 _FRAME_SHARE = 0.85  # …and nearly all of its grid's words is a box drawn around the text, not a table
+_BOX_WORDS = 50  # a grid whose only cell of more than a label's few words holds a paragraph is a text box
+_LABEL_WORDS = 3
 
 
 def _frame(rows: list[list[str | None]]) -> bool:
     """A grid that frames running text (a web page printed with its layout boxes: the whole page is one
-    «cell»): its text is read as paragraphs, not flattened into a table cell."""
+    «cell»; a note drawn in a box): its text is read as paragraphs, not flattened into a table cell."""
     counts = [len((c or "").split()) for r in rows for c in r]
     biggest, total = max(counts, default=0), sum(counts)
-    return biggest >= _FRAME_WORDS and biggest >= _FRAME_SHARE * total
+    if biggest < _FRAME_SHARE * total:
+        return False
+    alone = sum(n > _LABEL_WORDS for n in counts) == 1
+    return biggest >= _FRAME_WORDS or (alone and biggest >= _BOX_WORDS)
 
 
 def find_tables(page: object) -> list[PageTable]:

@@ -158,7 +158,7 @@ def section_clauses(
 _AHEAD = 40  # blocks looked ahead for a label's successor
 # Divisions and chapters headed inside one file: their spans hold their points, but a point's id does not
 # carry them («п. 3», not «разд. II п. 3»: the citation names the group, resolution checks the span).
-_GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0}
+_GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0, "chapter": -1.0}
 _PARTS = ("Appendix ", "Annex ", g.ANNEX)  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
 

@@ -71,6 +71,10 @@ HEADINGS: tuple[HeadingKind, ...] = (
     # An English act's annex: «ANNEX III» on its line (the title follows), «Annex I List of …»; not «Annex III
     # shall …».
     HeadingKind("annex", 10, re.compile(r"^(?:ANNEX|Annex)\s+([IVXLC]+|[A-Z]|\d{1,2})(?=$|\s+[A-Z‘'\"(—–])"), "Annex"),
+    # An English act's chapter and the sections inside it, in capitals («CHAPTER III» / «HIGH-RISK AI SYSTEMS»,
+    # «SECTION 2»); a NIST page header «CHAPTER 1» is furniture, and «Chapter 2 of Title V» a reference.
+    HeadingKind("chapter", 20, re.compile(r"^CHAPTER\s+([IVXLC]+)(?=$|\s+[A-Z])"), "Chapter"),
+    HeadingKind("act_section", 25, re.compile(r"^SECTION\s+(\d{1,2})(?=$|\s+[A-Z])"), ""),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     HeadingKind("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S"), "разд."),
     # A section of a regulation's part, named by its sign («§ 11.10 Controls for closed systems.»), cited «§11.10».
@@ -343,7 +347,8 @@ CITE_KINDS: tuple[CiteKind, ...] = (
         "разд. {0}",
     ),
     CiteKind("chapter", re.compile(r"(?:гл\.?|глав[аеуы])\s*(\d+(?:\.\d+)*|[IVXLC]+)(?![\w.])", re.I), "гл. {0}"),
-    CiteKind("chapter", re.compile(r"chapter\s+(\d{1,2})(?![\w.])", re.I), "Chapter {0}"),  # «Chapter 3» of a NIST SP
+    # «Chapter 3» of a NIST SP, «Chapter III» of an EU act
+    CiteKind("chapter", re.compile(r"chapter\s+(\d{1,2}|[IVXLC]+)(?![\w.])", re.I), "Chapter {0}"),
     CiteKind(
         "article", re.compile(rf"(?:ст\.?|стать[яиеюей]+|article\s+|art\.)\s*({ARTICLE_NUMBER}){_END}", re.I), "ст. {0}"
     ),

@@ -33,6 +33,7 @@ from docshelf.text.labelpaths import (
     doc_parts,
     example,
     numbered_heading,
+    point_of_subparagraph,
     restated,
 )
 
@@ -273,9 +274,13 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     if problems or bracketed or (clause and not targets):
         # The document's own labels as the citation spells them («§ 11.10(a)», «4.2(11)», «A.9.2.3»).
         places, ids = address_places(meta, rest)
+        said = [note] if note else []
+        if not ids and (by_point := point_of_subparagraph(meta, rest)):
+            places, ids, skipped = by_point
+            said.append(f"«{skipped}» is no clause of its own here: {ids[0]}, the one place of that point, is named.")
         by_address = [Target(meta.id, s.path, c.id, c.start, c.end) for s, c in places]
         if len(ids) == 1:
-            return Resolution(meta.id, ids[0], "clause", by_address, others, [note] if note else [])
+            return Resolution(meta.id, ids[0], "clause", by_address, others, said)
         if bracketed and not ids:
             problems.append(f"no clause has the bracketed label of «{rest.strip()}»")
         if len(ids) > 1:
@@ -288,7 +293,8 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in titled]
         return Resolution(meta.id, "", "section", targets, others, [note] if note else [])
     if problems:
-        hint = closest(meta, clause) if clause else ""
+        # «Article 1(3)»: the tree of the bracketed path, not of «Article 1» alone
+        hint = closest(meta, rest.strip() if bracketed else clause) if clause else ""
         raise CitationError(
             f"{meta.id}: in the reference {ref!r}, {'; '.join(problems)}. Cite one clause, e.g. "
             f"«{meta.id} {example(meta)}».{hint}"

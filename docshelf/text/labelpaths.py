@@ -136,5 +136,22 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     return [], []
 
 
+_SUBPARAGRAPH = re.compile(
+    r",?\s*\b(?:first|second|third|fourth|fifth|last)\s+subparagraph\b,?(?=.*\bpoint\b)", re.IGNORECASE
+)
+
+
+def point_of_subparagraph(meta: DocMeta, rest: str) -> tuple[list[Place], list[str], str] | None:
+    """«Article 5(1), first subparagraph, point (h)», as EU acts cite a point: the clause table numbers the
+    point, not the unnumbered subparagraph holding it. (places, ids, the words passed over) when the path
+    without the subparagraph names exactly one place; None otherwise (two points (a) in two subparagraphs
+    of one paragraph are never guessed between)."""
+    m = _SUBPARAGRAPH.search(rest)
+    if m is None:
+        return None
+    places, ids = address_places(meta, f"{rest[: m.start()]} {rest[m.end() :]}")
+    return (places, ids, m.group(0).strip(" ,")) if len(ids) == 1 and len(places) == 1 else None
+
+
 def _compact(text: str) -> str:
     return re.sub(r"[\s«»\"]+", "", text).casefold()
