@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from docshelf.build.docmap import MAP_RANK, Found
 from docshelf.law.grammar import APPROVAL_STAMP, APPROVED_TITLE, ARTICLE_KINDS, HEADINGS, heading_clause_id
+from docshelf.law.numbering import read_label
 from docshelf.model import Block
 
 _CYR = re.compile(r"[А-Яа-яЁё]")
@@ -68,7 +69,7 @@ def _match(block: Block) -> tuple[str, int, str] | None:
         return None  # big or tagged, but no words: a phone number, a date, a page number in a web print's header
     if block.kind == "heading":
         return "source", 60 + block.level, ""
-    if block.size >= LARGE_SIZE and len(text) <= 150 and not text.endswith(SENTENCE_END):
+    if block.size >= LARGE_SIZE and len(text) <= 150 and not text.endswith(SENTENCE_END) and not _cut_line(text):
         return "big", 5 - min(int(block.size * 2), 4), ""
     return None
 
@@ -87,6 +88,17 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
     if (styled and len(text) <= 200 and not text.endswith(";")) or short_title:
         return "num", rank + depth, number
     return None
+
+
+_CUT_END = re.compile(r"\s(?:a|an|the|and|or|of|to|in|on|by|for|with|that|which|all|be|shall)$")
+
+
+def _cut_line(text: str) -> bool:
+    """Large type that is a piece of running text, not a heading: it goes on from a line before («and of the
+    Council of …»), opens with a label glued to its words («4.1.In addition …»), or stops mid-sentence
+    («… share with the notified body all»)."""
+    labels = read_label(text)
+    return text[:1].islower() or bool(labels and labels[0].glued) or bool(_CUT_END.search(text))
 
 
 def _articles_out_of_order(candidates: dict[int, tuple[str, int, str]]) -> list[int]:

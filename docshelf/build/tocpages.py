@@ -263,13 +263,15 @@ def _paths(items: Sequence[Item], folder: str) -> dict[int, str]:
 
 
 def _packed_until_fits(items: list[Item], top: list[Line], room: int, lister: Lister, folder: str) -> list[Item]:
-    """While the page is over, the biggest run of loose sections gets pages of its own (never one section alone)."""
+    """While the page is over, the biggest run of loose sections gets pages of its own (never one section
+    alone; the pieces of one section only when they fill half a page: an act's preamble cut in fifty parts)."""
     items = list(items)
     while over(top + lister.items(items, _paths(items, folder))):
         loose = [
             (len(lister.listing(it.sections, it.skip)), -n, n)
             for n, it in enumerate(items)
-            if isinstance(it, Loose) and len(list(runs(it.sections))) > 1
+            if isinstance(it, Loose)
+            and (len(list(runs(it.sections))) > 1 or over(lister.listing(it.sections, it.skip), room // 2))
         ]
         if not loose:
             break
