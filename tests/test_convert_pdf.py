@@ -209,3 +209,22 @@ def test_a_page_printed_inside_its_layout_boxes_is_read_as_text_not_as_a_table()
     assert not any(b.kind == "table" for b in converted.blocks), texts[:3]
     assert "Article 1" in texts and any(t.startswith("3. The provider shall keep") for t in texts)
     assert not _frame([["Control", "Statement"], ["AC-2", " ".join([sentence] * 3)], ["AC-3", sentence]])
+
+
+def test_a_running_title_on_the_page_numbers_row_is_furniture_even_on_its_one_page() -> None:
+    """A Sphinx manual prints the section's title beside the page number in its footer («1.4. The Domain
+    Name System (DNS)   3»): a section of two pages has it once, so no repetition gives it away; its place
+    on the folio's row does. A body line that starts the same way stays."""
+    doc = pymupdf.open()
+    footers = [("1.4. The Domain Name System (DNS)", "3"), ("4", "Chapter 1. Introduction"), ("3.3. Operations", "5")]
+    for n, (left, right) in enumerate(footers):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 100), f"1.4. The Domain Name System (DNS) is described on page {n + 3} in full.")
+        page.insert_text((72, 120), "The name server answers queries for the zones it is authoritative for.")
+        page.insert_text((72, 750), left, fontsize=9)
+        page.insert_text((500, 750), right, fontsize=9)
+    texts = [b.text for b in convert(doc.tobytes(), name="manual.pdf").blocks]
+    assert not any(
+        t in texts for t in ("1.4. The Domain Name System (DNS)", "Chapter 1. Introduction", "3.3. Operations")
+    )
+    assert sum(t.startswith("1.4. The Domain Name System (DNS) is described") for t in texts) == 3

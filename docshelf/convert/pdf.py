@@ -361,8 +361,9 @@ def _mark_accents(pages: list[list[_Line]], body_size: float) -> None:
 def _page_blocks(
     lines: list[_Line], found: list[tables.PageTable], body_size: float, vocab: Vocabulary, width: float
 ) -> Iterator[Block]:
-    top = [ln for ln in lines if ln.margin == "top" and not ln.blank]
-    bottom = [ln for ln in lines if ln.margin == "bottom" and not ln.blank]
+    margin = _off_folio_rows([ln for ln in lines if ln.margin and not ln.blank])
+    top = [ln for ln in margin if ln.margin == "top"]
+    bottom = [ln for ln in margin if ln.margin == "bottom"]
     body = [ln for ln in lines if not ln.margin]
     for ln in top:
         yield _block([ln], body_size, vocab)
@@ -379,6 +380,27 @@ def _page_blocks(
         yield from (t.block for t in after.get(n, []))
     for ln in bottom:
         yield _block([ln], body_size, vocab)
+
+
+_FOLIO = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")  # a page's printed number
+_FOLIO_ROW = 2.5  # points between baselines of one row
+_FOLIO_TEXT = 100  # a running title beside the page number is short
+
+
+def _off_folio_rows(margin: list[_Line]) -> list[_Line]:
+    """The header and footer lines without the running title printed on the page number's row («1.4. The
+    Domain Name System (DNS)  3» of a Sphinx manual): a section's title set beside the folio is furniture by
+    its place on the page, even on the one page it heads. The folio itself stays (the cleaner checks its step)."""
+    folios = [ln for ln in margin if _FOLIO.match(ln.text.strip())]
+    if not folios:
+        return margin
+    return [
+        ln
+        for ln in margin
+        if ln in folios
+        or len(ln.text) > _FOLIO_TEXT
+        or not any(abs(ln.y1 - f.y1) < _FOLIO_ROW and ln.margin == f.margin for f in folios)
+    ]
 
 
 def _units(lines: list[_Line], left: Margin, body_size: float) -> Iterator[_Para]:
