@@ -334,6 +334,12 @@ def test_a_control_printed_twice_is_two_addresses_the_catalogue_keeping_the_bare
             "Article 5(1)(a)",
         ),
         (
+            "the use of ‘real-time’ remote biometric identification systems in publicly accessible spaces for the "
+            "purposes of law enforcement",
+            "EU AI Act Art. 5(1), first subparagraph, point (h)",
+            "Article 5(1)(h)",
+        ),
+        (
             "Biometrics, in so far as their use is permitted under relevant Union or national law",
             "EU AI Act Annex III, point 1",
             "Annex III item 1",
@@ -351,14 +357,22 @@ def test_an_eu_act_is_cited_by_its_articles_paragraphs_points_and_recitals(
     check = verify_quote(corpus_shelf, quote, ref)
     assert (check.verdict, check.level, check.clause) == ("ok", "clause", clause), check.message
     other = ref.replace("(f)", "(e)").replace("(26)", "(27)").replace("(a)", "(b)").replace("point 1", "point 2")
+    other = other.replace("(h)", "(g)")
     assert verify_quote(corpus_shelf, quote, other).verdict == "wrong_clause"
 
 
-def test_an_eu_acts_articles_are_its_sections_in_order(metas: dict[str, dict[str, Any]]) -> None:
-    for name, last in (("GDPR.pdf", 99), ("EU AI Act.pdf", 113)):
-        clauses = [s["clause"] for s in _meta(metas, name)["sections"] if s["clause"].startswith("Article ")]
+def test_an_eu_acts_articles_are_its_sections_in_order_and_every_recital_a_clause(
+    metas: dict[str, dict[str, Any]],
+) -> None:
+    """Articles 1…N head their sections once each, in order; recitals (1)…(N) of the preamble are clauses once
+    each, also where the print glues the number to its first word («(15)The notion of …»)."""
+    for name, last, recitals in (("GDPR.pdf", 99, 173), ("EU AI Act.pdf", 113, 180)):
+        meta = _meta(metas, name)
+        clauses = [s["clause"] for s in meta["sections"] if s["clause"].startswith("Article ")]
         runs = [c for i, c in enumerate(clauses) if i == 0 or clauses[i - 1] != c]
         assert runs == [f"Article {n}" for n in range(1, last + 1)], name
+        said = [cid for s in meta["sections"] for cid, _a, _b in s["clauses"] if cid.startswith("Recital ")]
+        assert said == [f"Recital {n}" for n in range(1, recitals + 1)], name
 
 
 def test_a_manual_is_cited_by_its_headings_and_a_nist_sp_by_its_chapter(corpus_shelf: Path) -> None:

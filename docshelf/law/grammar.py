@@ -128,7 +128,8 @@ WRAPPED_PARAGRAPH_START = re.compile(
 )
 # The same for lines of a PDF page (where «-» and «•» also open list items).
 PDF_PARAGRAPH_START = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)]\s|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\((?:\d{1,3}|[a-z]{1,2}|[ivx]{2,5})\)(?:\s|$)|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
+    r"^(?:\d+(?:\.\d+)*[.)]\s|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\((?:\d{1,3}|[a-z]{1,2}|[ivx]{2,5})\)(?:\s|$)|"
+    r"\(\d{1,3}\)(?=[A-Z‘“\"'])|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
     r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
 )
 # A numbered requirement opening its paragraph in an English standard: «3.1.1 Limit system access …» (NIST SP
