@@ -375,6 +375,23 @@ def test_an_eu_acts_articles_are_its_sections_in_order_and_every_recital_a_claus
         assert said == [f"Recital {n}" for n in range(1, recitals + 1)], name
 
 
+def test_an_eu_acts_notes_after_its_signatures_are_footnotes_of_their_marks_not_points(
+    corpus_shelf: Path, metas: dict[str, dict[str, Any]]
+) -> None:
+    """EUR-Lex prints an act's notes «(1) OJ C 517 …» … «(58) …» after the signatures, in the last article's
+    span, their marks «Committee (1),» in the recitals: each is the footnote of the clause holding its mark,
+    never a point «Article 113(18)» of the last article."""
+    from docshelf.text.verify import verify_quote
+
+    ids = [cid for s in _meta(metas, "EU AI Act.pdf")["sections"] for cid, _a, _b in s["clauses"]]
+    assert [cid for cid in ids if re.fullmatch(r"Article 113\(\d+\)", cid)] == []
+    notes = [int(cid.rsplit(" ", 1)[1]) for cid in ids if re.search(r"(?:^| )footnote \d+$", cid)]
+    assert notes == list(range(1, 59))
+    quote = "European Parliament resolution of 20 October 2020 with recommendations to the Commission on a framework"
+    check = verify_quote(corpus_shelf, quote, "EU AI Act Recital 8 footnote 6")
+    assert (check.verdict, check.level, check.clause) == ("ok", "clause", "Recital 8 footnote 6"), check.message
+
+
 def test_a_manual_is_cited_by_its_headings_and_a_nist_sp_by_its_chapter(corpus_shelf: Path) -> None:
     """The BIND manual numbers nothing a model can see: its sections are cited by their titles. NIST SP
     800-171 prints «CHAPTER THREE»: «Chapter 3» names its sections; a title that no heading has is refused."""

@@ -4,7 +4,8 @@ A footnote's text is printed where the page ends — often in another clause's s
 section's file (NIST SP 800-171 r1 marks multifactor authentication in 3.5.3 and prints footnote 22
 under 3.6.2). Left alone, its text is proven as part of whatever clause it happens to sit in. This
 pass reads the document's footnotes by their evidence — a block that opens with a footnote number
-(«<1> …» in ConsultantPlus texts, «22 Multifactor …» in an English PDF), whose mark stands earlier in
+(«<1> …» in ConsultantPlus texts, «22 Multifactor …» in an English PDF, «(1) OJ C 517 …» after an EU
+act's signatures), whose mark stands earlier in
 the text («НИР <1>», «authentication 22 for»), numbers that rise through the document — and gives
 each one a clause of its own, named after the clause holding its mark: «§3.5.3 footnote 22»,
 «п. 5.1.2 подп. «г» пп. 1 сноска 1». A clause that only runs on into a footnote at its end stops
@@ -23,6 +24,17 @@ from docshelf.law.grammar import blank_editorial
 from docshelf.records import Clause, SectionMeta
 
 _ANGLE = re.compile(r"^<(\d{1,3})>\s+\S")
+# «(1) OJ C 517, 22.12.2021, p. 56.»: an English act's notes (an EU regulation's), gathered after its
+# signatures or at a page's foot, their marks «Committee (1),» in the text. Only in an act, whose own labels
+# are «1.» paragraphs and «(a)» points; and even there a bracketed number is also a recital's label or a
+# definition's («(1) ‘AI system’ means …»): only a run of them that rises one by one, opens with a capital,
+# and has each mark after a word that names no kind of label («paragraph (1)» is a reference) is taken.
+_BRACKET = re.compile(r"^\((\d{1,3})\)\s+[A-Z]")  # a note opens with a capital; a definition with its quote
+_KIND_WORDS = frozenset(
+    "paragraph paragraphs point points subparagraph subparagraphs article articles item items section sections "
+    "annex and or to of in".split()
+)
+_RUN = 3  # bracketed notes come in a run of at least this many
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 # «22 Multifactor authentication …»; not «12 December 2012 on …» (a date wrapped onto a new line) nor a
 # contents line («1 Introduction ........ 3»).
@@ -42,25 +54,30 @@ class _Note:
     start: int
     end: int
     angle: bool  # «<1>» (its mark is «<1>» too) or a bare number
+    bracket: bool = False  # «(1) OJ C …»: its mark is «(1)» after a word
 
 
 def attach_footnotes(
-    records: Sequence[SectionMeta], files: dict[str, str], english: bool
+    records: Sequence[SectionMeta], files: dict[str, str], english: bool, *, act: bool = False
 ) -> tuple[list[SectionMeta], int]:
-    """The records with a clause for every footnote whose mark is found, and how many were attached."""
-    notes = _notes(records, files, english)
+    """The records with a clause for every footnote whose mark is found, and how many were attached;
+    ``act``: an English act, whose notes may be bracketed («(1) OJ C …»)."""
+    notes = _notes(records, files, english, act)
     if not notes:
         return list(records), 0
     out = list(records)
     added: dict[int, list[Clause]] = {}
     marks: dict[int, list[list[int]]] = {}  # where the marks stand: verification reads past them
     taken = {c.id for r in records for c in r.clauses}
+    labels = {cid.casefold() for cid in taken}  # «AC-2 (1)» names the document's own clause: no mark
     cursor = (0, 0)  # marks rise through the document: each one is searched after the last found
     last = 0
     for note in notes:
+        if note.bracket and note.number == 1:
+            last = 0  # a run of bracketed notes starts its own series
         if not note.angle and not (last < note.number <= last + _MAX_GAP and (last or note.number == 1)):
             continue  # bare numbers are footnotes only as a series that starts at 1 and rises
-        mark = _mark(records, files, note, cursor)
+        mark = _mark(records, files, note, cursor, labels)
         if mark is None:
             continue
         last = note.number
@@ -75,7 +92,9 @@ def attach_footnotes(
     for n, clauses in added.items():
         r = out[n]
         text = files.get(r.path, "")
-        kept = tuple(_stop_before(c, clauses, text) for c in r.clauses)
+        # A bracketed note read as a paragraph label («Article 113(18)») is the note's, not a clause of its own.
+        notes_at = {c.start for c in clauses}
+        kept = tuple(_stop_before(c, clauses, text) for c in r.clauses if c.start not in notes_at or c.id == r.clause)
         out[n] = replace(r, clauses=tuple(sorted(kept + tuple(clauses), key=lambda c: (c.start, -c.end))))
     for n, spans in marks.items():
         out[n] = replace(out[n], extra={**out[n].extra, MARKS: sorted(spans)})
@@ -85,14 +104,19 @@ def attach_footnotes(
 MARKS = "footnote_marks"  # a section record's key: [start, end] of each footnote mark in its text
 
 
-def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool) -> list[_Note]:
+def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool, act: bool) -> list[_Note]:
     """Blocks that open with a footnote number, split where the next one runs into the same block."""
     out: list[_Note] = []
     for n, r in enumerate(records):
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
+        named = {c.start for c in r.clauses if not c.id.endswith(")")}  # «Recital 1»: a paragraph, not a note
         for m in numbering.BLOCK.finditer(text):
             block = m.group(0)
+            if act and (bracket := _BRACKET.match(block)) and m.start() not in named:
+                end = numbering.trim_end(text, m.end())
+                out.append(_Note(int(bracket.group(1)), n, m.start(), end, False, True))
+                continue
             angle = _ANGLE.match(block)
             bare = _BARE.match(block) if english and m.start() not in starts else None
             if not (angle or bare):
@@ -107,21 +131,60 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool)
             for k, (offset, value) in enumerate(pieces):
                 end = m.start() + pieces[k + 1][0] if k + 1 < len(pieces) else m.end()
                 out.append(_Note(value, n, m.start() + offset, numbering.trim_end(text, end), False))
-    return out
+    return _in_runs(out)
+
+
+def _in_runs(notes: list[_Note]) -> list[_Note]:
+    """The notes without bracketed numbers that stand alone or out of step: bracketed notes are a run
+    («(1)», «(2)», «(3)» … in consecutive blocks), never a lone «(2)»."""
+    keep: list[_Note] = []
+    run: list[_Note] = []
+    for note in notes:
+        if note.bracket and run and note.number == run[-1].number + 1:
+            run.append(note)
+            continue
+        keep.extend(run if len(run) >= _RUN else [])
+        run = [note] if note.bracket else []
+        keep.extend([] if note.bracket else [note])
+    keep.extend(run if len(run) >= _RUN else [])
+    return sorted(keep, key=lambda x: (x.section, x.start))
 
 
 def _mark(
-    records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
+    records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int], labels: set[str]
 ) -> tuple[int, int, int] | None:
     """(section, start, end) of the note's mark: after the last mark found, before the note itself."""
-    pattern = re.compile(rf"(?P<mark><{note.number}>)" if note.angle else _BARE_MARK.format(n=note.number))
+    pattern = re.compile(
+        rf"<{note.number}>" if note.angle else rf"\({note.number}\)(?=[\s.,;:)]|$)" if note.bracket else ""
+    )
+    bare = re.compile(_BARE_MARK.format(n=note.number))
     for n in range(after[0], note.section + 1):
         text = blank_editorial(files.get(records[n].path, ""))  # not in a breadcrumb's «p. 22»
         lo = after[1] if n == after[0] else 0
         hi = note.start if n == note.section else len(text)
-        if (m := pattern.search(text, lo, hi)) is not None:
-            return n, m.start("mark"), m.end("mark")
+        if not (note.angle or note.bracket):
+            if (m := bare.search(text, lo, hi)) is not None:
+                return n, m.start("mark"), m.end("mark")
+            continue
+        for m in pattern.finditer(text, lo, hi):
+            if note.angle or _marks(text, m.start(), labels):
+                return n, m.start(), m.end()
     return None
+
+
+def _marks(text: str, at: int, labels: set[str]) -> bool:
+    """Whether the bracketed number at ``at`` is a note's mark: right after a word («Committee(1)») or after
+    a space and a word or an act's number that names no kind of label («Directive 85/374/EEC (10)»), not a
+    paragraph of a reference («Article 26(10)», «paragraph (1)», «(2) to (6)», «AC-2 (1)» of a clause)."""
+    before = text[:at]
+    if before[-1:].isalpha():
+        return True
+    if not before.endswith(" "):
+        return False
+    token = before.rstrip().rsplit(None, 1)[-1] if before.strip() else ""
+    word = token.strip('.,;:’”"').casefold()
+    plain = bool(word) and word not in _KIND_WORDS and word not in labels
+    return plain and not word.endswith(")") and not word.startswith("(")
 
 
 def _innermost(section: SectionMeta, at: int) -> str:

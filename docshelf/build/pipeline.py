@@ -130,7 +130,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
         records.append(_section_record(path, s, markdown, english, known, preamble=bool(acts) and n < acts[0]))
-    records, footnotes = attach_footnotes(records, files, english)
+    records, footnotes = attach_footnotes(records, files, english, act=bool(acts))
     records, repeated = qualify_repeated(records, english)
     meta = DocMeta(
         id=doc_id,
