@@ -228,3 +228,22 @@ def test_a_running_title_on_the_page_numbers_row_is_furniture_even_on_its_one_pa
         t in texts for t in ("1.4. The Domain Name System (DNS)", "Chapter 1. Introduction", "3.3. Operations")
     )
     assert sum(t.startswith("1.4. The Domain Name System (DNS) is described") for t in texts) == 3
+
+
+def test_list_labels_drawn_apart_from_their_lines_are_put_back_at_their_starts() -> None:
+    """A Word-made contract draws its list labels «A.» «B.» «C.» before the paragraphs they head: each label
+    goes back to the start of the line on its row, so «C.» opens its item (and is no roman division 100)."""
+    from docshelf.law.grammar import HEADING
+
+    items = ["Licensee may analyze the licensed products.", "Licensee shall not copy the products.", "All"]
+    items[2] = "All changes to this Agreement shall be in writing and signed by both parties."
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 90), "7. General", fontsize=11)
+    for n in range(3):
+        page.insert_text((72, 120 + 30 * n), f"{'ABC'[n]}.", fontsize=10)  # the labels first, all of them
+    for n, text in enumerate(items):
+        page.insert_text((90, 120 + 30 * n), text, fontsize=10)
+    texts = [b.text for b in convert(doc.tobytes(), name="contract.pdf").blocks]
+    assert [t for t in texts if t[:2] in {"A.", "B.", "C."}] == [f"{'ABC'[n]}. {items[n]}" for n in range(3)]
+    assert "A." not in texts and HEADING["roman"].heading.match(f"C. {items[2]}") is None

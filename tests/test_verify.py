@@ -6,6 +6,7 @@ The adversarial set is built from the generated regulation (always) and the real
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -349,3 +350,25 @@ def test_corpus_mixed_script_line(corpus_shelf: Path) -> None:
     assert check.verdict == "ok" and check.match and check.match.startswith("По cоcтоянию")
     skipped = verify_quote(corpus_shelf, "По состоянию на 10.05.2026 г. Федеральный закон от 27.05.2003", "58-ФЗ")
     assert skipped.verdict == "not_found" and skipped.closest is not None
+
+
+def test_a_bracketed_mark_before_a_comma_is_read_past_with_the_comma_kept_at_its_word() -> None:
+    """«Directive 85/374/EEC (10), and (EU) 2016/97 (11) of …»: the text read past its marks is «85/374/EEC,
+    and (EU) 2016/97 of …», and so is a quote that copied them; a quote with a mark the text does not print
+    there keeps it."""
+    from docshelf.build.footnotes import MARKS
+    from docshelf.records import SectionMeta
+    from docshelf.text.lawtext import marks_pattern, unmarked, without_marks
+
+    text = "under Directive 85/374/EEC (10), and (EU) 2016/97 (11) of the Council."
+    marks = [[m.start(), m.end()] for m in re.finditer(r"\(1[01]\)", text)]
+    read = unmarked(text, SectionMeta("a.md", "", extra={MARKS: marks}))
+    assert (
+        len(read) == len(text)
+        and " ".join(read.split()) == "under Directive 85/374/EEC, and (EU) 2016/97 of the Council."
+    )
+    pattern = marks_pattern(frozenset({"(10)", "(11)"}))
+    assert without_marks(pattern, "Directive 85/374/EEC (10), and (EU) 2016/97 (11) of") == (
+        "Directive 85/374/EEC, and (EU) 2016/97  of"
+    )
+    assert without_marks(pattern, "Directive 85/374/EEC (12), and") == "Directive 85/374/EEC (12), and"

@@ -76,7 +76,8 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind("chapter", 20, re.compile(r"^CHAPTER\s+([IVXLC]+)(?=$|\s+[A-Z])"), "Chapter"),
     HeadingKind("act_section", 25, re.compile(r"^SECTION\s+(\d{1,2})(?=$|\s+[A-Z])"), ""),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
-    HeadingKind("roman", 30, re.compile(r"^([IVXLC]+)\.\s+\S"), "разд."),
+    # «I. Общие положения» … «XXXIX.»; a lone «C.» or «L.» is a letter of a list («A.», «B.», «C.»), not 100 or 50.
+    HeadingKind("roman", 30, re.compile(r"^([IVX]+)\.\s+\S"), "разд."),
     # A section of a regulation's part, named by its sign («§ 11.10 Controls for closed systems.»), cited «§11.10».
     HeadingKind("paragraph_sign", 40, re.compile(r"^§\s*(\d+(?:\.\d+)*[a-z]?)\.?\s+[A-ZА-ЯЁ]"), "§"),
     HeadingKind("statya", 40, re.compile(rf"^(?:{_spaced('Статья')}|СТАТЬЯ)\s+({ARTICLE_NUMBER})(?=\.|\s|$)"), "ст."),
@@ -129,7 +130,7 @@ WRAPPED_PARAGRAPH_START = re.compile(
 # The same for lines of a PDF page (where «-» and «•» also open list items).
 PDF_PARAGRAPH_START = re.compile(
     r"^(?:\d+(?:\.\d+)*[.)]\s|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\((?:\d{1,3}|[a-z]{1,2}|[ivx]{2,5})\)(?:\s|$)|"
-    r"\(\d{1,3}\)(?=[A-Z‘“\"'])|[IVXLC]+\.\s|Статья\s|Глава\s|Раздел\s|Приложение|"
+    r"\(\d{1,3}\)(?=[A-Z‘“\"'])|[IVXLC]+\.\s|[A-Z]\.\s(?=[A-Z])|Статья\s|Глава\s|Раздел\s|Приложение|"
     r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
 )
 # A numbered requirement opening its paragraph in an English standard: «3.1.1 Limit system access …» (NIST SP

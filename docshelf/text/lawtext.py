@@ -9,6 +9,7 @@ words of the act: the text is read past them, and a quote may carry them only wh
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -74,13 +75,33 @@ def unmarked(text: str, section: SectionMeta) -> str:
     for a, b in section.extra.get(MARKS, ()):
         if 0 <= a < b <= len(text):
             text = text[:a] + " " * (b - a) + text[b:]
+            start = len(text[:a].rstrip(" "))
+            if start < a and text[b : b + 1] in _AFTER_MARK:
+                # «Directive 85/374/EEC (10), and …» reads «85/374/EEC, and …»: the comma back at its word
+                text = text[:start] + text[b] + " " * (b - start) + text[b + 1 :]
     return text
 
 
+_AFTER_MARK = frozenset(",.;:)")
+
+
+def without_marks(pattern: re.Pattern[str], quote: str) -> str:
+    """The quote read past the marks it carries, as :func:`unmarked` reads the text: «85/374/EEC (10),»
+    is «85/374/EEC,»."""
+    return re.sub(r"[ ]+(?=[,.;:)])", "", pattern.sub(" ", quote))
+
+
 def marks_pattern(numbers: frozenset[str]) -> re.Pattern[str]:
-    """The footnote marks of the cited text as a quote may carry them: after a word, or opening it."""
-    alternatives = "|".join(sorted(map(re.escape, numbers), key=len, reverse=True))
-    return re.compile(rf"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?(?:{alternatives})(?=[\s.,;:)]|$)")
+    """The footnote marks of the cited text as a quote may carry them: after a word, or opening it; a
+    bracketed one («(51)» of an EU act) also after an act's number («(EU) 2016/97 (51)»)."""
+
+    def either(marks: Iterable[str]) -> str:
+        return "|".join(sorted(map(re.escape, marks), key=len, reverse=True)) or "(?!)"
+
+    bare = either(m for m in numbers if not m.startswith("("))
+    bracketed = either(m for m in numbers if m.startswith("("))
+    after_word = r"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?"
+    return re.compile(rf"(?:{after_word}(?:{bare})|(?:^|(?<=\S))\s?(?:{bracketed}))(?=[\s.,;:)]|$)")
 
 
 @lru_cache(maxsize=4)

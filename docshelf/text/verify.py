@@ -42,6 +42,7 @@ from docshelf.text.lawtext import (
     marks_pattern,
     original,
     unmarked,
+    without_marks,
 )
 from docshelf.text.normalize import normalize_text, words
 from docshelf.text.quotematch import Spot, closest_window, locate, norm_range, word_diff
@@ -320,7 +321,7 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
     pattern = marks_pattern(marks) if marks else None
     removed = [m.group().strip() for m in pattern.finditer(quote)] if pattern else []
     unmarked_readings = (
-        [r for r in _readings(pattern.sub(" ", quote)) if r not in readings] if pattern and removed else []
+        [r for r in _readings(without_marks(pattern, quote)) if r not in readings] if pattern and removed else []
     )
     for reading in readings + unmarked_readings:
         spot = _in_targets(root, commit, _readable(root, commit, cited, reading), reading)
