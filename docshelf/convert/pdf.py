@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docshelf.convert import columns, ocr, tables
+from docshelf.convert.pagelines import hanging_labels, off_folio_rows
 from docshelf.convert.tables import markdown_table as tables_md
 from docshelf.convert.text import meaningful_title
 from docshelf.convert.wordbreaks import UNMAPPED, Vocabulary, attach_drop_caps, join_lines, without_unmapped
@@ -361,10 +362,10 @@ def _mark_accents(pages: list[list[_Line]], body_size: float) -> None:
 def _page_blocks(
     lines: list[_Line], found: list[tables.PageTable], body_size: float, vocab: Vocabulary, width: float
 ) -> Iterator[Block]:
-    margin = _off_folio_rows([ln for ln in lines if ln.margin and not ln.blank])
+    margin = off_folio_rows([ln for ln in lines if ln.margin and not ln.blank])
     top = [ln for ln in margin if ln.margin == "top"]
     bottom = [ln for ln in margin if ln.margin == "bottom"]
-    body = _hanging_labels([ln for ln in lines if not ln.margin])
+    body = hanging_labels([ln for ln in lines if not ln.margin])
     for ln in top:
         yield _block([ln], body_size, vocab)
     paras = list(_units(body, _left_margin(body, width), body_size))
@@ -380,66 +381,6 @@ def _page_blocks(
         yield from (t.block for t in after.get(n, []))
     for ln in bottom:
         yield _block([ln], body_size, vocab)
-
-
-_LONE_LABEL = re.compile(r"^(?:(?:\d{1,3}|[A-Za-z]{1,2}|[ivxlc]{1,5})[.)]|\((?:\d{1,3}|[A-Za-z]{1,2}|[ivxlc]{1,5})\))$")
-_HANG_GAP = 3.0  # font sizes at most between a hanging label and its line
-
-
-def _hanging_labels(lines: list[_Line]) -> list[_Line]:
-    """The lines with the labels a word processor drew apart from them put back («A.» «B.» «C.» first, then
-    the paragraphs, in a Word-made PDF): a lone label whose row's text is not the next line read is joined to
-    the start of the line on its row just to its right."""
-    out = list(lines)
-    for n, label in enumerate(lines):
-        if not _LONE_LABEL.match(label.text.strip()):
-            continue
-        if n + 1 < len(lines) and _same_row(label, lines[n + 1]):
-            continue  # read in order: the row joins as it is
-        room = _HANG_GAP * max(label.size, 1.0)
-        partner = next(
-            (
-                o
-                for o in lines
-                if o is not label
-                and _same_row(label, o)
-                and 0 <= o.x0 - label.x1 <= room
-                and not _LONE_LABEL.match(o.text.strip())
-            ),
-            None,
-        )
-        if partner is None:
-            continue
-        partner.text = f"{label.text.strip()} {partner.text.lstrip()}"
-        partner.x0 = label.x0
-        partner.cells = [columns.Cell(label.x0, partner.x1, partner.text)]
-        out.remove(label)
-    return out
-
-
-def _same_row(a: _Line, b: _Line) -> bool:
-    return abs(a.y1 - b.y1) < _FOLIO_ROW
-
-
-_FOLIO = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")  # a page's printed number
-_FOLIO_ROW = 2.5  # points between baselines of one row
-_FOLIO_TEXT = 100  # a running title beside the page number is short
-
-
-def _off_folio_rows(margin: list[_Line]) -> list[_Line]:
-    """The header and footer lines without the running title printed on the page number's row («1.4. The
-    Domain Name System (DNS)  3» of a Sphinx manual): a section's title set beside the folio is furniture by
-    its place on the page, even on the one page it heads. The folio itself stays (the cleaner checks its step)."""
-    folios = [ln for ln in margin if _FOLIO.match(ln.text.strip())]
-    if not folios:
-        return margin
-    return [
-        ln
-        for ln in margin
-        if ln in folios
-        or len(ln.text) > _FOLIO_TEXT
-        or not any(abs(ln.y1 - f.y1) < _FOLIO_ROW and ln.margin == f.margin for f in folios)
-    ]
 
 
 def _units(lines: list[_Line], left: Margin, body_size: float) -> Iterator[_Para]:
