@@ -128,6 +128,10 @@ def schemes() -> list[Scheme]:
         (1, "1.", "Annex I point 1"),
         (2, "(a)", "Annex I, point 1(a)"),
     ]
+    # A notice's directive: bold paragraph headings «(a) Comments Due Date» under no numbered heading.
+    ad = [(0, "(a) Comments Due Date", "(a)"), (1, "(1)", "(a)(1)"), (1, "(2)", "paragraph (a)(2)")]
+    ad += [(0, "(b) Affected ADs", "(b)"), (1, "(1)", "(b)(1)"), (0, "(c) Applicability", "(c)")]
+    ad += [(1, "(1)", "(c)(1)"), (2, "(i)", "(c)(1)(i)"), (2, "(ii)", "paragraph (c)(1)(ii)")]
     rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 4)]
     rmf += [(0, "3.2 CATEGORIZE", "§3.2"), (1, "TASK C-1", "Task C-1"), (1, "Task C-2", "task C-2")]
     return [
@@ -137,6 +141,7 @@ def schemes() -> list[Scheme]:
         _scheme("restated-catalogue", True, catalogue),
         _scheme("rmf-tasks", True, rmf),
         _scheme("eu-act", True, act),
+        _scheme("ad-paragraphs", True, ad),
         _scheme("gost", False, gost),
         _scheme("contract-glued", False, glued),
         _scheme("annex-controls", True, annex),

@@ -58,6 +58,8 @@ def _match(block: Block) -> tuple[str, int, str] | None:
         number = m.group(1) or ""
         if kind == "num":
             return _numbered(block, text, number, rank)
+        if kind == "lettered" and not (block.bold or block.kind == "heading"):
+            return None  # «(a) Each system …» run into its text is a paragraph; the bold title line is a heading
         if kind == "roman" and (len(text) > 200 or text.endswith(";")):
             return None
         if kind in ARTICLE_KINDS and len(text) > 250 and not block.bold:
@@ -90,6 +92,7 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
     return None
 
 
+_LETTERED_RUN = 3  # bold «(a) Title» lines head paragraphs only as a run: «(a)», «(b)», «(c)» at least
 _CUT_END = re.compile(r"\s(?:a|an|the|and|or|of|to|in|on|by|for|with|that|which|all|be|shall)$")
 
 
@@ -299,6 +302,10 @@ def find_headings(
         candidates.pop(i, None)
     for i in _articles_out_of_order(candidates):
         candidates.pop(i, None)
+    lettered = [i for i, m in candidates.items() if m[0] == "lettered"]
+    if len(lettered) < _LETTERED_RUN:
+        for i in lettered:
+            candidates.pop(i)
     numbered = [(i, m[2]) for i, m in sorted(candidates.items()) if m[0] == "num"]
     if len(contents) >= 5:
         rejected = {i for i, n in numbered if n not in contents}

@@ -325,6 +325,8 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         return 0, f"{g.EN_ARTICLE} {m.group(1)}"
     if kind in _ENGLISH and (m := g.HEADING["annex"].heading.match(text)):
         return 0, f"{_EN_ANNEX}{m.group(1)}"
+    if kind in _ENGLISH and (m := g.HEADING["lettered"].heading.match(text)):
+        return 1, f"({m.group(1)})"  # «(h) Airplane Flight Manual Revisions»: its «(1)» is «(h)(1)»
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
     for kind_name, depth in _GROUP_DEPTHS.items():  # a division or chapter inside one file: around its points

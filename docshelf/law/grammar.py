@@ -85,6 +85,9 @@ HEADINGS: tuple[HeadingKind, ...] = (
     # or after it in capitals; not a sentence that opens with it («Article 10 shall apply …»).
     HeadingKind("article", 40, EN_ARTICLE_HEADING, "Article"),
     HeadingKind("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w"), "п."),
+    # A paragraph heading of a notice or a directive, set in bold: «(a) Comments Due Date» … «(q) Related
+    # Information» (a Federal Register AD), cited «(h)(6)»; only bold, short and in a run (``build.structure``).
+    HeadingKind("lettered", 55, re.compile(r"^\(([a-z])\)\s+[A-Z][^.;:]{2,140}$"), ""),
     # A NIST security control: its id and its title in capitals («AC-2 ACCOUNT MANAGEMENT»), cited «AC-2».
     HeadingKind("control", 58, re.compile(r"^([A-Z]{2}-\d{1,2})\s+[A-Z][A-Z ,&/()-]{3,80}$"), ""),
 )
@@ -238,6 +241,8 @@ def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
         return section_id(number)
     if kind == "control":
         return number
+    if kind == "lettered":
+        return f"({number})"
     prefix = HEADING[kind].prefix if kind in HEADING else ""
     return f"{prefix} {number}".strip() if prefix else ""
 
