@@ -373,6 +373,18 @@ def test_an_eu_acts_articles_are_its_sections_in_order_and_every_recital_a_claus
         assert said == [f"Recital {n}" for n in range(1, recitals + 1)], name
 
 
+def test_footnotes_numbered_afresh_on_each_page_belong_to_the_recital_of_their_mark(corpus_shelf: Path) -> None:
+    """The GDPR (the Council's print) numbers its footnotes from 1 on every page, the mark a superscript glued
+    to its word («Recommendation 2003/361/EC1.»): each note is the footnote of the clause holding the nearest
+    such mark before it, not of the first «1» after the last note."""
+    from docshelf.text.verify import verify_quote
+
+    quote = "Commission Recommendation of 6 May 2003 concerning the definition of micro, small and medium-sized"
+    check = verify_quote(corpus_shelf, quote, "GDPR Recital 13 footnote 1")
+    assert (check.verdict, check.level, check.clause) == ("ok", "clause", "Recital 13 footnote 1"), check.message
+    assert verify_quote(corpus_shelf, quote, "GDPR Recital 3 footnote 1").verdict == "wrong_clause"
+
+
 def test_an_eu_acts_notes_after_its_signatures_are_footnotes_of_their_marks_not_points(
     corpus_shelf: Path, metas: dict[str, dict[str, Any]]
 ) -> None:

@@ -134,3 +134,13 @@ def test_the_address_measure_counts_labelled_headings_and_not_a_printed_contents
     # «# 1.1 Scope» is a label the page prints, and a clause; «(a)», «(b)» are labels left unplaced;
     # «2 Release Notes» on the contents page is the map's, not the text's.
     assert (got["printed"], got["addressed"], got["unplaced"]) == (3, 1, ["(a) first item", "(b) second item"])
+
+
+def test_a_date_a_line_break_left_at_a_blocks_start_is_no_label() -> None:
+    """«18 December 2000 on the protection …» (a footnote's citation wrapped before its date) is no label;
+    «18 The controller …» is."""
+    from docshelf.law.numbering import block_labels
+
+    assert block_labels("18 December 2000 on the protection of individuals") == []
+    assert block_labels("9 сентября 2015 г. утверждены") == []
+    assert [label.atom for label in block_labels("18 The controller shall keep records.")] == ["18"]

@@ -75,13 +75,24 @@ def attach_footnotes(
     for note in notes:
         if note.bracket and note.number == 1:
             last = 0  # a run of bracketed notes starts its own series
-        if not note.angle and not (last < note.number <= last + _MAX_GAP and (last or note.number == 1)):
+        # Notes numbered afresh on each page (the GDPR's «Committee1» … «Council1» on the next page) restart
+        # at 1, but only with a mark set as a superscript is, glued to its word: «Table 1» is no mark.
+        restart = not note.angle and not note.bracket and note.number == 1 and last > 0
+        if (
+            not note.angle
+            and not restart
+            and not (last < note.number <= last + _MAX_GAP and (last or note.number == 1))
+        ):
             continue  # bare numbers are footnotes only as a series that starts at 1 and rises
-        mark = _mark(records, files, note, cursor, labels)
+        # A series' first note is marked on its own page: the nearest superscript «1» before it, where the
+        # text has one («Council1 seeks»), not the first «1» after the last note (a table's «Committee1»).
+        mark = (_nearest_glued(records, files, note, cursor) if note.number == 1 and not note.angle else None) or (
+            None if restart else _mark(records, files, note, cursor, labels)
+        )
         if mark is None:
             continue
         last = note.number
-        cursor = mark[:2]
+        cursor = (mark[0], mark[2])  # the next mark stands after this one
         owner = _innermost(records[mark[0]], mark[1])
         cid = grammar.footnote_id(owner, note.number, english=english)
         if cid in taken:
@@ -151,7 +162,11 @@ def _in_runs(notes: list[_Note]) -> list[_Note]:
 
 
 def _mark(
-    records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int], labels: set[str]
+    records: Sequence[SectionMeta],
+    files: dict[str, str],
+    note: _Note,
+    after: tuple[int, int],
+    labels: set[str],
 ) -> tuple[int, int, int] | None:
     """(section, start, end) of the note's mark: after the last mark found, before the note itself."""
     pattern = re.compile(
@@ -163,8 +178,8 @@ def _mark(
         lo = after[1] if n == after[0] else 0
         hi = note.start if n == note.section else len(text)
         if not (note.angle or note.bracket):
-            if (m := bare.search(text, lo, hi)) is not None:
-                return n, m.start("mark"), m.end("mark")
+            if (found := bare.search(text, lo, hi)) is not None:
+                return n, found.start("mark"), found.end("mark")
             continue
         for m in pattern.finditer(text, lo, hi):
             if note.angle or _marks(text, m.start(), labels):
@@ -185,6 +200,26 @@ def _marks(text: str, at: int, labels: set[str]) -> bool:
     word = token.strip('.,;:’”"').casefold()
     plain = bool(word) and word not in _KIND_WORDS and word not in labels
     return plain and not word.endswith(")") and not word.startswith("(")
+
+
+def _nearest_glued(
+    records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
+) -> tuple[int, int, int] | None:
+    """(section, start, end) of the last mark «1» glued to its word between the last mark and the note."""
+    bare = re.compile(_BARE_MARK.format(n=note.number))
+    for n in range(note.section, after[0] - 1, -1):
+        text = blank_editorial(files.get(records[n].path, ""))
+        lo = after[1] if n == after[0] else 0
+        hi = note.start if n == note.section else len(text)
+        glued = [m for m in bare.finditer(text, lo, hi) if _glued(text, m.start("mark"))]
+        if glued:
+            return n, glued[-1].start("mark"), glued[-1].end("mark")
+    return None
+
+
+def _glued(text: str, at: int) -> bool:
+    """Whether the mark at ``at`` touches the word before it («Committee1»), as a superscript does."""
+    return at > 0 and text[at - 1].isalpha()
 
 
 def _innermost(section: SectionMeta, at: int) -> str:

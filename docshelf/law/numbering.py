@@ -43,9 +43,16 @@ def trim_end(text: str, end: int) -> int:
 def block_labels(block: str) -> list[Label]:
     """The label readings a Markdown block starts with; none for a quote line, a heading, a table, a code
     block or a contents line («1.1 Scope ........ 3», whose number is the contents')."""
-    if block.startswith((">", "#", "|", "```")) or CONTENTS_LINE.search(block[:300]):
+    if block.startswith((">", "#", "|", "```")) or CONTENTS_LINE.search(block[:300]) or _DATE.match(block):
         return []
     return read_label(block.replace("*", ""))
+
+
+# «18 December 2000 on the protection …», «9 сентября 2015 г.»: a date a line break left at a block's start
+_DATE = re.compile(
+    r"^\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)\b"
+)
 
 
 def roman_value(text: str) -> int:
