@@ -140,9 +140,26 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool,
             first = numbering.Label(str(value), "n", value, str(value), length=len(str(value)))
             pieces = [(0, first.value), *((o, lab.value) for o, lab in numbering.run_in(block, first))]
             for k, (offset, value) in enumerate(pieces):
-                end = m.start() + pieces[k + 1][0] if k + 1 < len(pieces) else m.end()
+                end = m.start() + pieces[k + 1][0] if k + 1 < len(pieces) else _runs_on(text, m.end())
                 out.append(_Note(value, n, m.start() + offset, numbering.trim_end(text, end), False))
     return _in_runs(out)
+
+
+_GOES_ON = re.compile(r"\n\n(?=[a-z(])[^\n]+")  # the next block continues a sentence: a small letter opens it
+
+
+def _runs_on(text: str, end: int) -> int:
+    """The end of a note whose text a line break cut into two blocks («… definition of micro, small and» /
+    «medium-sized enterprises (OJ L 124 …).»): while the note has not ended its sentence and the next block
+    goes on in small letters, that block is the note's too."""
+    for _ in range(_MAX_GOES_ON):
+        if text[:end].rstrip().endswith((".", ";", "!", "?")) or not (m := _GOES_ON.match(text, end)):
+            break
+        end = m.end()
+    return end
+
+
+_MAX_GOES_ON = 2
 
 
 def _in_runs(notes: list[_Note]) -> list[_Note]:
