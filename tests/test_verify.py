@@ -372,3 +372,7 @@ def test_a_bracketed_mark_before_a_comma_is_read_past_with_the_comma_kept_at_its
         "Directive 85/374/EEC, and (EU) 2016/97  of"
     )
     assert without_marks(pattern, "Directive 85/374/EEC (12), and") == "Directive 85/374/EEC (12), and"
+    # A quote spaced otherwise than the text («отчета  <2>  (присваивает») still reads past its mark.
+    assert without_marks(marks_pattern(frozenset({"<2>"})), "номер  отчета  <2>  (присваивает") == (
+        "номер  отчета   (присваивает"
+    )

@@ -100,8 +100,8 @@ def marks_pattern(numbers: frozenset[str]) -> re.Pattern[str]:
 
     bare = either(m for m in numbers if not m.startswith("("))
     bracketed = either(m for m in numbers if m.startswith("("))
-    after_word = r"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s?"
-    return re.compile(rf"(?:{after_word}(?:{bare})|(?:^|(?<=\S))\s?(?:{bracketed}))(?=[\s.,;:)]|$)")
+    after_word = r"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s*"  # a quote's spacing may differ from the text's
+    return re.compile(rf"(?:{after_word}(?:{bare})|(?:^|(?<=\S))\s*(?:{bracketed}))(?=[\s.,;:)]|$)")
 
 
 @lru_cache(maxsize=4)
