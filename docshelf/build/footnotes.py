@@ -86,7 +86,8 @@ def attach_footnotes(
             continue  # bare numbers are footnotes only as a series that starts at 1 and rises
         # A series' first note is marked on its own page: the nearest superscript «1» before it, where the
         # text has one («Council1 seeks»), not the first «1» after the last note (a table's «Committee1»).
-        mark = (_nearest_glued(records, files, note, cursor) if note.number == 1 and not note.angle else None) or (
+        first = note.number == 1 and not (note.angle or note.bracket)
+        mark = (_nearest_glued(records, files, note, cursor) if first else None) or (
             None if restart else _mark(records, files, note, cursor, labels)
         )
         if mark is None:
