@@ -144,3 +144,16 @@ def test_a_date_a_line_break_left_at_a_blocks_start_is_no_label() -> None:
     assert block_labels("18 December 2000 on the protection of individuals") == []
     assert block_labels("9 сентября 2015 г. утверждены") == []
     assert [label.atom for label in block_labels("18 The controller shall keep records.")] == ["18"]
+
+
+def test_a_gap_is_reported_in_a_points_series_but_not_in_a_codes_section_numbers() -> None:
+    """«1.2 is followed by 1.4» loses a label; a CFR part's «§ 164.502», «§ 164.504» are numbered with room."""
+    from docshelf.build.addresses import printed_labels
+    from docshelf.records import Clause, SectionMeta
+
+    def record(n: int, clause: str) -> SectionMeta:
+        return SectionMeta(f"docs/m/{n}.md", clause, clause=clause, clauses=(Clause(clause, 0, 10),))
+
+    ids = ["§1.2", "§1.4", "§164.502", "§164.504"]
+    got = printed_labels([record(n, cid) for n, cid in enumerate(ids)], {})
+    assert got["gaps"] == ["1.2 is followed by 1.4"]

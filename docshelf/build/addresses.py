@@ -22,6 +22,7 @@ _SHOWN = 5
 _SHOWN_GAPS = 20
 _POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)$")  # «§3.4.2», «п. 6.1.2», «п. А.2»
 _GAP = 10  # a jump larger than this is a new series or a restart, not a lost label
+_ROOMY = 100  # three-digit section numbers (a CFR part's «164.502») skip numbers by design
 _HEADING = re.compile(r"^#{1,6} ")
 _CONTENTS_SHARE = 0.3  # a section with this share of dot-leader blocks is a printed contents page
 
@@ -63,7 +64,8 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
                 continue
             parent, _, number = point.group(1).rpartition(".")
             before = last.get(parent)
-            if before is not None and before[0] + 1 < int(number) < before[0] + _GAP:
+            # A code's sections are numbered with room («§ 164.502», «§ 164.504»): no label is lost there.
+            if before is not None and before[0] + 1 < int(number) < before[0] + _GAP and int(number) < _ROOMY:
                 gaps.append(f"{before[1]} is followed by {point.group(1)}")
             if before is None or int(number) > before[0]:
                 last[parent] = (int(number), point.group(1))
