@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from docshelf.law import grammar as g
@@ -53,7 +54,7 @@ def contents_entries(
     """
     if outline:
         if kept := _outline_map(outline)[0]:
-            return "outline", kept
+            return "outline", list(kept)
         # An outline of bookmarked paragraphs only (a word processor's export of numbered paragraphs, no
         # heading among them) maps nothing: the printed contents or the body's own headings do.
     return ("contents", entries) if (entries := _printed_entries(blocks)) else ("none", [])
@@ -119,21 +120,24 @@ def _point_text(title: str, *, among_points: bool = False) -> bool:
 _BULLET = re.compile(r"^[–—•-]\s+")
 
 
-def _outline_map(outline: tuple[tuple[int, str, int], ...]) -> tuple[list[ContentsEntry], list[ContentsEntry]]:
+@lru_cache(maxsize=8)  # one outline is asked for its map, its clauses and its bookmarks in one build
+def _outline_map(
+    outline: tuple[tuple[int, str, int], ...],
+) -> tuple[tuple[ContentsEntry, ...], tuple[ContentsEntry, ...]]:
     """The outline's entries that map the document, and those left out as bookmarked paragraphs.
 
     When most entries bookmark paragraphs («1. This Regulation lays down rules …», «(a) the offering of
     goods …»: an outline made of every numbered paragraph), even a short labelled sentence is one; named
     headings («Article 6», «§ 11.10 …») and titles stay."""
     entries = _unique(_entry(t, level, page) for level, t, page in outline)
-    points = [e for e in entries if paragraph_bookmark(e) or (not _named(e.title) and _point_text(e.title))]
-    if len(points) >= _BOOKMARKS_SHARE * len(entries):
-        kept = [
-            e for e in entries if not (e in points or (not _named(e.title) and _point_text(e.title, among_points=True)))
-        ]
+    points = [paragraph_bookmark(e) or (not _named(e.title) and _point_text(e.title)) for e in entries]
+    if sum(points) >= _BOOKMARKS_SHARE * len(entries):
+        among = [not _named(e.title) and _point_text(e.title, among_points=True) for e in entries]
+        keep = [not (p or a) for p, a in zip(points, among, strict=True)]
     else:
-        kept = [e for e in entries if not paragraph_bookmark(e)]
-    return kept, [e for e in entries if e not in kept]
+        keep = [not paragraph_bookmark(e) for e in entries]
+    kept = tuple(e for e, k in zip(entries, keep, strict=True) if k)
+    return kept, tuple(e for e, k in zip(entries, keep, strict=True) if not k)
 
 
 def paragraph_bookmarks(outline: tuple[tuple[int, str, int], ...]) -> list[str]:
