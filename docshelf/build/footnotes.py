@@ -16,7 +16,7 @@ superscript number the text layer set in the line. Pure.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from docshelf.law import grammar, numbering
@@ -187,22 +187,28 @@ def _mark(
     labels: set[str],
 ) -> tuple[int, int, int] | None:
     """(section, start, end) of the note's mark: after the last mark found, before the note itself."""
-    pattern = re.compile(
-        rf"<{note.number}>" if note.angle else rf"\({note.number}\)(?=[\s.,;:)]|$)" if note.bracket else ""
-    )
-    bare = re.compile(_BARE_MARK.format(n=note.number))
-    for n in range(after[0], note.section + 1):
-        text = blank_editorial(files.get(records[n].path, ""))  # not in a breadcrumb's «p. 22»
-        lo = after[1] if n == after[0] else 0
-        hi = note.start if n == note.section else len(text)
-        if not (note.angle or note.bracket):
+    if not (note.angle or note.bracket):
+        bare = re.compile(_BARE_MARK.format(n=note.number))
+        for n, text, lo, hi in _windows(records, files, note, after):
             if (found := bare.search(text, lo, hi)) is not None:
                 return n, found.start("mark"), found.end("mark")
-            continue
+        return None
+    pattern = re.compile(rf"<{note.number}>" if note.angle else rf"\({note.number}\)(?=[\s.,;:)]|$)")
+    for n, text, lo, hi in _windows(records, files, note, after):
         for m in pattern.finditer(text, lo, hi):
             if note.angle or _marks(text, m.start(), labels):
                 return n, m.start(), m.end()
     return None
+
+
+def _windows(
+    records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
+) -> Iterator[tuple[int, str, int, int]]:
+    """(section, text, lo, hi): where a note's mark may stand, from the last mark found to the note itself,
+    in reading order; the text without its editorial lines (not a breadcrumb's «p. 22»)."""
+    for n in range(after[0], note.section + 1):
+        text = blank_editorial(files.get(records[n].path, ""))
+        yield n, text, after[1] if n == after[0] else 0, note.start if n == note.section else len(text)
 
 
 def _marks(text: str, at: int, labels: set[str]) -> bool:
@@ -225,10 +231,7 @@ def _nearest_glued(
 ) -> tuple[int, int, int] | None:
     """(section, start, end) of the last mark «1» glued to its word between the last mark and the note."""
     bare = re.compile(_BARE_MARK.format(n=note.number))
-    for n in range(note.section, after[0] - 1, -1):
-        text = blank_editorial(files.get(records[n].path, ""))
-        lo = after[1] if n == after[0] else 0
-        hi = note.start if n == note.section else len(text)
+    for n, text, lo, hi in reversed(list(_windows(records, files, note, after))):
         glued = [m for m in bare.finditer(text, lo, hi) if _glued(text, m.start("mark"))]
         if glued:
             return n, glued[-1].start("mark"), glued[-1].end("mark")

@@ -122,15 +122,17 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     records = []
     known: set[str] = set()  # the labels the document has placed so far: «6.1.1» nests under a known «6.1»
     # An English act's sections before its first article are its preamble: «(1)», «(2)» there are recitals.
-    acts = [n for n, s in enumerate(sections) if english and grammar.is_en_article(s.clause)]
+    first_article = next((n for n, s in enumerate(sections) if english and grammar.is_en_article(s.clause)), None)
     if not split and english and any(h.kind == "article" for h in headings):
-        acts = [1]  # one file: its text before the first article heading is the preamble
+        first_article = 1  # one file: its text before the first article heading is the preamble
+    act = first_article is not None
     for n, s in enumerate(sections):
         path = f"{base}/{s.slug}.md" if split else f"{base}.md"
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
-        records.append(_section_record(path, s, markdown, english, known, preamble=bool(acts) and n < acts[0]))
-    records, footnotes = attach_footnotes(records, files, english, act=bool(acts))
+        preamble = first_article is not None and n < first_article
+        records.append(_section_record(path, s, markdown, english, known, preamble=preamble))
+    records, footnotes = attach_footnotes(records, files, english, act=act)
     records, repeated = qualify_repeated(records, english)
     meta = DocMeta(
         id=doc_id,

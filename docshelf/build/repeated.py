@@ -32,7 +32,7 @@ def part_of(section: SectionMeta, english: bool) -> str:
     for text in [*section.groups, *own, section.clause]:
         if part := grammar.heading_id(text, english=english, kinds=_PART_KINDS):
             return part
-        if text == section.clause and section.clause.startswith(("Appendix ", "Annex ", grammar.ANNEX)):
+        if text == section.clause and section.clause.startswith(grammar.PART_PREFIXES):
             return section.clause
     return ""
 

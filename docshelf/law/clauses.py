@@ -82,7 +82,8 @@ def section_clauses(
             if depth == 0:
                 if english or g.is_article(label):
                     kind = _kind(label, english)
-                own = g.is_article(label) or g.is_en_article(label) or g.is_annex(label) or label.startswith(_EN_ANNEX)
+                own = g.is_article(label) or g.is_en_article(label) or g.is_annex(label)
+                own = own or label.startswith(f"{g.EN_ANNEX} ")
                 base = label if own else approved
                 outline.push(numbering.Open(0, label, start))
                 continue
@@ -159,7 +160,7 @@ _AHEAD = 40  # blocks looked ahead for a label's successor
 # Divisions and chapters headed inside one file: their spans hold their points, but a point's id does not
 # carry them («п. 3», not «разд. II п. 3»: the citation names the group, resolution checks the span).
 _GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0, "chapter": -1.0}
-_PARTS = ("Appendix ", "Annex ", g.ANNEX)  # parts that qualify an id printed again inside them
+_PARTS = g.PART_PREFIXES  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
 
 
@@ -313,7 +314,9 @@ def _kind(section_clause: str, english: bool) -> str:
 
 
 _ENGLISH = frozenset({"rfc", "act"})
-_EN_ANNEX = "Annex "
+# Headings an English text opens inside one file, and the depth each opens at: an article or an annex is a
+# new base; a notice's «(h) Airplane Flight Manual Revisions» holds «(h)(1)».
+_EN_HEADINGS = (("article", 0.0), ("annex", 0.0), ("lettered", 1.0))
 
 
 def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
@@ -321,12 +324,9 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
     text = text.replace("*", "").strip()
     if m := g.ARTICLE_HEADING.match(text):
         return 0, g.article_id(m.group(1))
-    if kind in _ENGLISH and (m := g.EN_ARTICLE_HEADING.match(text)):
-        return 0, f"{g.EN_ARTICLE} {m.group(1)}"
-    if kind in _ENGLISH and (m := g.HEADING["annex"].heading.match(text)):
-        return 0, f"{_EN_ANNEX}{m.group(1)}"
-    if kind in _ENGLISH and (m := g.HEADING["lettered"].heading.match(text)):
-        return 1, f"({m.group(1)})"  # «(h) Airplane Flight Manual Revisions»: its «(1)» is «(h)(1)»
+    for kind_name, at in _EN_HEADINGS if kind in _ENGLISH else ():
+        if m := g.HEADING[kind_name].heading.match(text):
+            return at, g.heading_clause_id(kind_name, m.group(1), english=True)
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
     for kind_name, depth in _GROUP_DEPTHS.items():  # a division or chapter inside one file: around its points

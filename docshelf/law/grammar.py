@@ -276,6 +276,11 @@ def is_annex(clause: str) -> bool:
     return clause.startswith(ANNEX)
 
 
+EN_ANNEX = "Annex"
+# The parts whose name qualifies a label printed again inside them («Appendix I AC-2», «прил. 2 УПД.1»).
+PART_PREFIXES = ("Appendix ", f"{EN_ANNEX} ", ANNEX)
+
+
 def is_section(clause: str) -> bool:
     return clause.startswith(SECTION)
 
