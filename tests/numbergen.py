@@ -3,7 +3,8 @@
 A scheme is a tree of printed labels: headings at the top, then labelled blocks at any depth —
 decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
 paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1», Russian
-sub-points «а)» and «1)», footnotes («<1>», a bare «1») marked in the block before. Each labelled
+sub-points «а)» and «1)», footnotes («<1>», a bare «1») marked in the block before, a framework core set
+as one table whose groups «Title (PS)» nest the ids of their rows «PS.1.1». Each labelled
 block carries one sentence no other block has, and the citation an engineer or a lawyer would write
 for it. The same document renders as Markdown, as DOCX and as a PDF with a Cyrillic font, in one column or
 two, so the property is checked through every converter and layout.
@@ -34,6 +35,7 @@ class Scheme:
     name: str
     english: bool
     blocks: tuple[Block, ...]
+    table: bool = False  # labelled blocks are the cells of one table: a block's depth is its column
 
 
 _RU_WORDS = "адрес пункт норма правило порядок условие".split()
@@ -46,7 +48,7 @@ def _sentence(english: bool, n: int, scheme: str) -> str:
     return f"Оператор {scheme} фиксирует уникальное событие номер {n} в журнале {_RU_WORDS[n % 6]} системы."
 
 
-def _scheme(name: str, english: bool, rows: list[tuple[int, str, str]]) -> Scheme:
+def _scheme(name: str, english: bool, rows: list[tuple[int, str, str]], *, table: bool = False) -> Scheme:
     """rows: (depth, printed label or heading text, citation); a sentence is added to every labelled row."""
     blocks: list[Block] = []
     for n, (depth, label, citation) in enumerate(rows, start=1):
@@ -62,7 +64,7 @@ def _scheme(name: str, english: bool, rows: list[tuple[int, str, str]]) -> Schem
             continue
         sep = "" if label.endswith(".") and label[:-1].replace(".", "").isdigit() and "glued" in name else " "
         blocks.append(Block(f"{label}{sep}{sentence}", sentence, citation, depth))
-    return Scheme(name, english, tuple(blocks))
+    return Scheme(name, english, tuple(blocks), table)
 
 
 def schemes() -> list[Scheme]:
@@ -132,6 +134,20 @@ def schemes() -> list[Scheme]:
     ad = [(0, "(a) Comments Due Date", "(a)"), (1, "(1)", "(a)(1)"), (1, "(2)", "paragraph (a)(2)")]
     ad += [(0, "(b) Affected ADs", "(b)"), (1, "(1)", "(b)(1)"), (0, "(c) Applicability", "(c)")]
     ad += [(1, "(1)", "(c)(1)"), (2, "(i)", "(c)(1)(i)"), (2, "(ii)", "paragraph (c)(1)(ii)")]
+    # A framework's core as one table (NIST SSDF, CSF): groups named by a title and their id in brackets,
+    # «Protect the Software (PS)», nesting the ids of their rows, «PS.1.1:».
+    core = [(0, "Table 1 The framework core", "")]
+    for group, title in (("PS", "Protect the Software"), ("PW", "Produce Well-Secured Software")):
+        core.append((1, f"{title} ({group}):", group))
+        for k in (1, 2):
+            core.append((2, f"Practice {k} of {group.lower()} ({group}.{k}):", f"{group}.{k}"))
+            core += [(3, f"{group}.{k}.{t}:", f"{group}.{k}.{t}") for t in (1, 2)]
+    csf = [(0, "Table 2 Framework Core", "")]
+    for fn, title, cats in (("ID", "IDENTIFY", ("AM", "BE")), ("PR", "PROTECT", ("AC",))):
+        csf.append((1, f"{title} ({fn}):", fn))
+        for cat in cats:
+            csf.append((2, f"Category {cat.lower()} ({fn}.{cat}):", f"{fn}.{cat}"))
+            csf += [(3, f"{fn}.{cat}-{k}:", f"{fn}.{cat}-{k}") for k in (1, 2, 3)]
     rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 4)]
     rmf += [(0, "3.2 CATEGORIZE", "§3.2"), (1, "TASK C-1", "Task C-1"), (1, "Task C-2", "task C-2")]
     return [
@@ -148,6 +164,8 @@ def schemes() -> list[Scheme]:
         _scheme("cfr-paragraphs", True, cfr),
         _scheme("list-items", True, items),
         _scheme("id-series", True, ids),
+        _scheme("framework-table", True, core, table=True),
+        _scheme("csf-table", True, csf, table=True),
     ]
 
 
@@ -157,9 +175,27 @@ def title(scheme: Scheme) -> str:
 
 def markdown(scheme: Scheme) -> str:
     out = [f"# {title(scheme)}", ""]
+    if scheme.table:
+        heading, cells = table_rows(scheme)
+        out += [f"## {heading}", "", "| " + " | ".join(cells[0]) + " |", "|" + "---|" * len(cells[0])]
+        return "\n".join(out + ["| " + " | ".join(row) + " |" for row in cells[1:]] + [""])
     for b in scheme.blocks:
         out += [f"## {b.text}" if b.depth == 0 else b.text, ""]
     return "\n".join(out)
+
+
+def table_rows(scheme: Scheme) -> tuple[str, list[list[str]]]:
+    """A table scheme's heading and its rows, the header first: a block goes in the column of its depth,
+    on the row before when that row's later columns are still empty (a group beside its first member)."""
+    width = max(b.depth for b in scheme.blocks)
+    rows: list[list[str]] = [["Group", "Practice", "Task"][:width]]
+    last = width
+    for b in scheme.blocks[1:]:
+        if b.depth <= last:
+            rows.append([""] * width)
+        rows[-1][b.depth - 1] = b.text
+        last = b.depth
+    return scheme.blocks[0].text, rows
 
 
 def write_docx(scheme: Scheme, path: Path) -> Path:
@@ -168,6 +204,16 @@ def write_docx(scheme: Scheme, path: Path) -> Path:
 
     document = docx.Document()
     document.add_heading(title(scheme), level=1)
+    if scheme.table:
+        heading, rows = table_rows(scheme)
+        document.add_heading(heading, level=2)
+        grid = document.add_table(rows=len(rows), cols=len(rows[0]))
+        grid.style = "Table Grid"
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                grid.cell(r, c).text = text
+        document.save(str(path))
+        return path
     for b in scheme.blocks:
         if b.depth == 0:
             document.add_heading(b.text, level=2)
@@ -200,7 +246,11 @@ def write_pdf(scheme: Scheme, path: Path, *, columns: int = 1) -> Path:
     short = _Flow(left=56.0, right=A4[0] - 56.0 - width, bottom=A4[1] - 57.0 - _COLUMN_HEIGHT)
     flow = _Flow() if columns == 1 else short
     flow.paragraph(title(scheme), font=FONT_BOLD, size=16, indent=0, after=12)
-    for b in scheme.blocks:
+    if scheme.table:
+        heading, rows = table_rows(scheme)
+        flow.paragraph(heading, font=FONT_BOLD, size=12, indent=0, after=6)
+        flow.table([flow.width / len(rows[0])] * len(rows[0]), rows[0], rows[1:], size=8)
+    for b in scheme.blocks if not scheme.table else ():
         if b.depth == 0:
             flow.space(8)
             flow.paragraph(b.text, font=FONT_BOLD, size=12, indent=0, after=6)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from itertools import pairwise
 from pathlib import Path
 
 import pdfgen
@@ -247,3 +248,54 @@ def test_list_labels_drawn_apart_from_their_lines_are_put_back_at_their_starts()
     texts = [b.text for b in convert(doc.tobytes(), name="contract.pdf").blocks]
     assert [t for t in texts if t[:2] in {"A.", "B.", "C."}] == [f"{'ABC'[n]}. {items[n]}" for n in range(3)]
     assert "A." not in texts and HEADING["roman"].heading.match(f"C. {items[2]}") is None
+
+
+def _shaded_table_pdf() -> bytes:
+    """A Word table whose cells are shaded grey and whose paragraphs are shaded again line by line (Word
+    draws both), with thin black rules between its rows."""
+    doc = pymupdf.open()
+    grey = (0.95, 0.95, 0.95)
+    xs, ys = (40.0, 200.0, 380.0, 555.0), (60.0, 140.0, 220.0)
+    lines = [
+        [
+            ["Define Security Requirements (PO.1): Ensure", "that requirements are known at all times."],
+            ["PO.1.1: Identify and document all", "security requirements for the organization."],
+            ["Example 1: Define policies for", "securing the development infrastructure."],
+        ],
+        [
+            ["", ""],
+            ["PO.1.2: Identify and document all", "requirements for the software it develops."],
+            ["Example 2: Review the requirements", "at least annually or after an incident."],
+        ],
+    ]
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((40, 40), "Table 1: The Secure Software Development Framework", fontsize=10)
+    for r, (top, bottom) in enumerate(pairwise(ys)):
+        for c, (left, right) in enumerate(pairwise(xs)):
+            page.draw_rect(pymupdf.Rect(left, top, right, bottom), color=None, fill=grey)
+            for k, text in enumerate(lines[r][c]):  # the paragraph's own shading, one box a line
+                y = top + 12 * k  # from the cell's top rule down, one box touching the next
+                page.draw_rect(pymupdf.Rect(left + 4, y, right - 4, y + 12), color=None, fill=grey)
+                page.insert_text((left + 5, y + 9), text, fontsize=8)
+    for y in ys:
+        page.draw_rect(pymupdf.Rect(xs[0], y - 0.25, xs[-1], y + 0.25), color=None, fill=(0, 0, 0))
+    for x in xs:
+        page.draw_rect(pymupdf.Rect(x - 0.25, ys[0], x + 0.25, ys[-1]), color=None, fill=(0, 0, 0))
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_a_cells_line_by_line_shading_rules_nothing() -> None:
+    """Boxes filled with a cell's own colour inside that cell are invisible: they cut no rows or columns."""
+    converted = convert(_shaded_table_pdf(), name="ssdf.pdf")
+    tables = [b.text for b in converted.blocks if b.kind == "table"]
+    assert len(tables) == 1
+    rows = [r for r in tables[0].splitlines() if not r.startswith("|---")]
+    assert rows == [
+        "| Define Security Requirements (PO.1): Ensure that requirements are known at all times. "
+        "| PO.1.1: Identify and document all security requirements for the organization. "
+        "| Example 1: Define policies for securing the development infrastructure. |",
+        "|  | PO.1.2: Identify and document all requirements for the software it develops. "
+        "| Example 2: Review the requirements at least annually or after an incident. |",
+    ]

@@ -42,7 +42,7 @@ _KNOWN_FURNITURE = re.compile(
 )
 # Furniture that may be glued into a paragraph by a page break.
 _FURNITURE_TEXT = re.compile(
-    r"Страница \d+ из \d+|Стр\. \d+ из \d+|This publication is available free of charge from:?\s*\S+"
+    r"Страница \d+ из \d+|Стр\. \d+ из \d+|This publication is available free of charge from:?\s*https?://\S+"
 )
 _FURNITURE_SHARE = 0.3
 _DIGITS = re.compile(r"\d+")

@@ -43,8 +43,8 @@ _MAX_GAP = 10  # footnote numbers rise through a document; a jump past this is n
 _PARAGRAPH = re.compile(rf" {re.escape(grammar.PARAGRAPH)} \d+$")
 _SEPARATOR = re.compile(r"^[-_—–]{8,}$")
 # A bare footnote mark: the number right after a word or its closing punctuation («authentication 22 for»,
-# «platforms.21»), never inside a number or an id.
-_BARE_MARK = r"(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)”\"’]))\s?(?P<mark>{n})(?=[\s.,;:)]|$)"
+# «platforms.21», «[NISTCSF].2»), never inside a number («1.1»).
+_BARE_MARK = r"(?:(?<=[^\W\d_]|\])|(?<=(?:[^\W\d_]|\])[.,;:)”\"’]))\s?(?P<mark>{n})(?=[\s.,;:)]|$)(?![.,]\d)"
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ def attach_footnotes(
     labels = {cid.casefold() for cid in taken}  # «AC-2 (1)» names the document's own clause: no mark
     cursor = (0, 0)  # marks rise through the document: each one is searched after the last found
     last = 0
+    glued = False  # the last mark touched its word: the document sets marks as superscripts
     for note in notes:
         if note.bracket and note.number == 1:
             last = 0  # a run of bracketed notes starts its own series
@@ -88,11 +89,12 @@ def attach_footnotes(
         # text has one («Council1 seeks»), not the first «1» after the last note (a table's «Committee1»).
         first = note.number == 1 and not (note.angle or note.bracket)
         mark = (_nearest_glued(records, files, note, cursor) if first else None) or (
-            None if restart else _mark(records, files, note, cursor, labels)
+            None if restart else _mark(records, files, note, cursor, labels, glued=glued)
         )
         if mark is None:
             continue
         last = note.number
+        glued = _glued(blank_editorial(files.get(records[mark[0]].path, "")), mark[1])
         cursor = (mark[0], mark[2])  # the next mark stands after this one
         owner = _innermost(records[mark[0]], mark[1])
         cid = grammar.footnote_id(owner, note.number, english=english)
@@ -185,13 +187,21 @@ def _mark(
     note: _Note,
     after: tuple[int, int],
     labels: set[str],
+    *,
+    glued: bool = False,
 ) -> tuple[int, int, int] | None:
-    """(section, start, end) of the note's mark: after the last mark found, before the note itself."""
+    """(section, start, end) of the note's mark: after the last mark found, before the note itself.
+    ``glued``: the document's marks so far touch their word («provenance5»), so a glued one is looked
+    for first — a number after a space there is a name's («Example 5», «Security Experts 8»)."""
     if not (note.angle or note.bracket):
         bare = re.compile(_BARE_MARK.format(n=note.number))
-        for n, text, lo, hi in _windows(records, files, note, after):
-            if (found := bare.search(text, lo, hi)) is not None:
-                return n, found.start("mark"), found.end("mark")
+        for only_glued in (True, False) if glued else (False,):
+            for n, text, lo, hi in _windows(records, files, note, after):
+                for found in bare.finditer(text, lo, hi):
+                    if _names_label(text, found.end("mark"), labels):
+                        continue  # «See PW.6 regarding …»: the document's own id, not «PW.» and a mark
+                    if not only_glued or _glued(text, found.start("mark")):
+                        return n, found.start("mark"), found.end("mark")
         return None
     pattern = re.compile(rf"<{note.number}>" if note.angle else rf"\({note.number}\)(?=[\s.,;:)]|$)")
     for n, text, lo, hi in _windows(records, files, note, after):
@@ -226,6 +236,12 @@ def _marks(text: str, at: int, labels: set[str]) -> bool:
     return plain and not word.endswith(")") and not word.startswith("(")
 
 
+def _names_label(text: str, end: int, labels: set[str]) -> bool:
+    """Whether the token ending at ``end`` is one of the document's clause labels («PW.6», «(PO.1»)."""
+    token = re.search(r"\S*$", text[max(0, end - 40) : end])
+    return token is not None and token.group(0).lstrip("([").casefold() in labels
+
+
 def _nearest_glued(
     records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
 ) -> tuple[int, int, int] | None:
@@ -239,8 +255,9 @@ def _nearest_glued(
 
 
 def _glued(text: str, at: int) -> bool:
-    """Whether the mark at ``at`` touches the word before it («Committee1»), as a superscript does."""
-    return at > 0 and text[at - 1].isalpha()
+    """Whether the mark at ``at`` touches the word before it («Committee1», «practice.4»), as a
+    superscript does (a bare mark always follows a word or its closing punctuation)."""
+    return at > 0 and not text[at - 1].isspace()
 
 
 def _innermost(section: SectionMeta, at: int) -> str:

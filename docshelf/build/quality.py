@@ -20,11 +20,13 @@ from docshelf.build.completeness import ContentsEntry, numbering_problems
 from docshelf.build.docmap import key
 from docshelf.build.options import QualityFloors
 from docshelf.build.structure import Heading
+from docshelf.law import grammar as g
 from docshelf.model import Block
 from docshelf.records import DocMeta, SectionMeta
 
 _FALLBACK_PART = re.compile(r"\((\d+)/(\d+)\)$")
 _MD_HEADING = re.compile(r"^#{1,6}\s+(.+)$", re.M)
+_GROUP_ID = re.compile(rf"\s{g.BRACKETED_ID}\s*$")  # an entry naming a group by its id
 _DECIMAL_NUMBER = re.compile(r"^(?:[A-Z]\.)?\d+(?:\.\d+)*$")
 _SHOWN = 8  # how many missing entries, gaps or samples a warning names
 
@@ -53,6 +55,8 @@ def _heading_keys(sections: Sequence[Shelved], title: str) -> set[str]:
 def _found(entry: ContentsEntry, clause_ids: set[str], numbers: set[str], keys: set[str]) -> bool:
     if (entry.clause and entry.clause in clause_ids) or (entry.number and entry.number in numbers):
         return True
+    if (group := _GROUP_ID.search(entry.title)) and group.group("id") in clause_ids:
+        return True  # «Protect Software (PS)» in the outline, «Protect the Software (PS)» in the table
     want = key(entry.title)
     if not want:
         return True  # nothing to look for (a bare page number)

@@ -34,8 +34,12 @@ class Grid:
 
 def _rules(drawings: Iterable[dict[str, object]], page_w: float, page_h: float) -> list[_Rule]:
     out: list[_Rule] = []
+    drawings = list(drawings)
+    hidden = _shading_inside_shading(drawings)
     for path in drawings:
         for item in path.get("items", ()):  # type: ignore[attr-defined]
+            if item[0] == "re" and (id(path), tuple(item[1])) in hidden:
+                continue
             kind = item[0]
             if kind == "l":
                 (x0, y0), (x1, y1) = item[1], item[2]
@@ -60,6 +64,37 @@ def _rules(drawings: Iterable[dict[str, object]], page_w: float, page_h: float) 
                         _Rule(False, x1, y0, y1),
                     ]
     return _merge(out)
+
+
+_MAX_SHADES = 400  # more filled boxes of one colour than this on a page: no shading check (a chart)
+
+
+def _shading_inside_shading(drawings: list[dict[str, object]]) -> set[tuple[int, tuple[float, ...]]]:
+    """Filled boxes lying inside a larger box filled with the same colour: a paragraph's shading drawn
+    line by line inside its shaded table cell (Word does that). Their edges are invisible — same colour
+    on same colour — so they rule nothing; read as rules they cut every shaded cell into a row a line."""
+    by_fill: dict[object, list[tuple[int, tuple[float, ...]]]] = {}
+    for path in drawings:
+        if path.get("type") != "f" or path.get("fill") is None:
+            continue
+        for item in path.get("items", ()):  # type: ignore[attr-defined]
+            x0, y0, x1, y1 = item[1] if item[0] == "re" else (0, 0, 0, 0)
+            if x1 - x0 >= _THIN and y1 - y0 >= _THIN:
+                by_fill.setdefault(path["fill"], []).append((id(path), tuple(item[1])))
+    hidden: set[tuple[int, tuple[float, ...]]] = set()
+    for boxes in by_fill.values():
+        if len(boxes) > _MAX_SHADES:
+            continue
+        for key in boxes:
+            if any(other is not key and _inside(key[1], other[1]) for other in boxes):
+                hidden.add(key)
+    return hidden
+
+
+def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether box ``a`` lies within the larger box ``b``."""
+    within = b[0] - _TOL <= a[0] and b[1] - _TOL <= a[1] and a[2] <= b[2] + _TOL and a[3] <= b[3] + _TOL
+    return within and (b[2] - b[0]) * (b[3] - b[1]) > (a[2] - a[0]) * (a[3] - a[1])
 
 
 def _merge(rules: list[_Rule]) -> list[_Rule]:

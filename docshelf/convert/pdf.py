@@ -373,14 +373,30 @@ def _page_blocks(
     # start with a footer drawn first, so «the first paragraph below it» would put it first).
     after: dict[int, list[tables.PageTable]] = {}
     for t in sorted(found, key=lambda t: t.bbox[1]):
-        above = [n for n, p in enumerate(paras) if p.lines[0].y0 < t.bbox[1]]
-        after.setdefault(max(above, default=-1), []).append(t)
+        after.setdefault(_table_place(paras, t.bbox), []).append(t)
+    for group in after.values():  # two after one paragraph: the first column's, then the second's
+        edge = min(t.bbox[2] for t in group) - 2.0
+        group.sort(key=lambda t: (t.bbox[0] >= edge, t.bbox[1]))
     yield from (t.block for t in after.get(-1, []))
     for n, para in enumerate(paras):
         yield para.table if para.table is not None else _block(para.lines, body_size, vocab)
         yield from (t.block for t in after.get(n, []))
     for ln in bottom:
         yield _block([ln], body_size, vocab)
+
+
+def _table_place(paras: list[_Para], box: tuple[float, float, float, float]) -> int:
+    """The paragraph a table follows: the last one above it in its own column; a table at the head of a
+    page's second column follows the first column (the paragraphs wholly left of it)."""
+    x0, top, x1, _bottom = box
+    column = [n for n, p in enumerate(paras) if p.lines[0].y0 < top and _spans(p, x0, x1)]
+    if column:
+        return max(column)
+    return max((n for n, p in enumerate(paras) if max(ln.x1 for ln in p.lines) <= x0 + 2.0), default=-1)
+
+
+def _spans(para: _Para, x0: float, x1: float) -> bool:
+    return min(ln.x0 for ln in para.lines) < x1 and max(ln.x1 for ln in para.lines) > x0
 
 
 def _units(lines: list[_Line], left: Margin, body_size: float) -> Iterator[_Para]:

@@ -97,7 +97,9 @@ def section_clauses(
                     closed.append(Clause(_join(parent, code.group(1), kind), a, start + row.end()))
                 elif (requirement := g.REQUIREMENT_ROW.match(row.group(0))) and g.REQUIREMENT_HEADER.match(text):
                     closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
-            closed.extend(_row_ids(text, start, {c.id for c in closed}, {c.start for c in closed}))
+            row_ids = _row_ids(text, start, {c.id for c in closed}, {c.start for c in closed})
+            closed.extend(row_ids)
+            outline.known.update(c.id for c in row_ids)  # a series the table began goes on after it
             if kind != "law":
                 points = _row_points(text, start, seen | outline.known | {outline.root}, kind)
                 seen.update(c.id for c in points)
@@ -167,27 +169,65 @@ _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from
 def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Clause]:
     """Rows of a table whose cell opens with an id of a series («PR.AC-4: Access …», «PO.1.1: …»): each
     such id is a clause spanning its row, when the table also holds its neighbour in the series (or
-    it is the series' first)."""
-    found: list[tuple[numbering.Label, int, int]] = []
+    it is the series' first). Rows after it that print no id continue it (a cell broken across the rows
+    of a page, its references listed one a row)."""
+    found: list[tuple[numbering.Label, int, int]] = []  # label, its cell's start, its row's start
+    stops: list[int] = []  # starts of the rows that print an id: each ends the clause above it
     for row in re.finditer(r"[^\n]+", table):
-        for cell in row.group(0).split("|"):
-            labels = [r for r in numbering.read_label(cell.strip()) if _SERIES.match(r.style)]
+        if any(_TITLED_ID.match(c.strip()) for c in row.group(0).split("|")):
+            stops.append(start + row.start())
+        for m in re.finditer(r"[^|]+", row.group(0)):
+            cell = m.group(0).strip()
+            labels = [r for r in numbering.read_label(cell) if _SERIES.match(r.style)]
+            if labels and (not stops or stops[-1] != start + row.start()):
+                stops.append(start + row.start())
             # The id's own row says what it is («PR.AC-4: Access permissions are managed …»); a cell
             # holding only an id («AC-2») or a list of them («CA-1, CA-6, PM-10; SP 800-37» in a mapping
             # table) refers to them and is no clause of its own.
-            if labels and len(_statement_words(cell.strip()[labels[0].length :])) < _ROW_WORDS:
+            if labels and len(_statement_words(cell[labels[0].length :])) < _ROW_WORDS:
                 break
-            if labels:
-                found.append((labels[0], start + row.start(), start + row.end()))
+            if labels:  # from its own cell on: a group's cell before it («… (PO.1): Ensure …») is the group's
+                at = start + row.start() + m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+                found.append((labels[0], at, start + row.start()))
                 break
     series = {(label.style, label.parent, label.value) for label, _a, _b in found}
     out: list[Clause] = []
-    for label, a, b in found:
+    for label, a, row_start in found:
+        b = next((stop - 1 for stop in stops if stop > a), start + len(table.rstrip()))
         near = {(label.style, label.parent, label.value + d) for d in (-1, 1)}
         cid = numbering.full_label(label)
-        if cid not in taken and a not in rows and (label.first or near & series):
+        # The series may have begun in a table before (a table carried over to the next page or column).
+        before = re.sub(r"\d+$", str(label.value - 1), cid) if cid.endswith(str(label.value)) else ""
+        follows = label.first or near & series or before in taken
+        if cid not in taken and row_start not in rows and follows:
             taken.add(cid)
             out.append(Clause(cid, a, b))
+    out.extend(_titled_ids(table, start, taken, {numbering.full_label(label) for label, _a, _b in found}))
+    return out
+
+
+# A cell that names a group by its title and id: «Prepare the Organization (PO)», «Define Security
+# Requirements for Software Development (PO.1): Ensure that …».
+_TITLED_ID = re.compile(rf"^[A-Z][^()|:]{{2,120}}?\s{g.BRACKETED_ID}(?=:|\s*$)")
+
+
+def _titled_ids(table: str, start: int, taken: set[str], ids: set[str]) -> list[Clause]:
+    """Groups of a table's id series, named by a title and their id in brackets: the id is a clause when
+    the table's rows hold ids inside it (PO.1 above PO.1.1, ID.AM above ID.AM-1, PO above PO.1) — the
+    nesting is the evidence; an acronym in brackets nests nothing. A group spans its rows up to the next
+    group that is not inside it."""
+    rows: list[tuple[str, int]] = []  # each group's id and where its cell starts
+    for cell in re.finditer(r"[^|\n]+", table):  # «| IDENTIFY (ID) | Asset Management (ID.AM): … |»
+        if m := _TITLED_ID.match(cell.group(0).strip()):
+            rows.append((m.group("id"), start + cell.start() + len(cell.group(0)) - len(cell.group(0).lstrip())))
+    inner = ids | {cid for cid, _a in rows}
+    out: list[Clause] = []
+    for n, (cid, a) in enumerate(rows):
+        if cid in taken or not any(i.startswith((f"{cid}.", f"{cid}-")) for i in inner):
+            continue
+        later = (b - 1 for other, b in rows[n + 1 :] if not other.startswith((f"{cid}.", f"{cid}-")))
+        taken.add(cid)
+        out.append(Clause(cid, a, next(later, start + len(table.rstrip()))))
     return out
 
 

@@ -113,6 +113,9 @@ ITEM_PAREN = re.compile(rf"^({DECIMAL})\)\s")  # «2)» item
 LETTER_ITEM = re.compile(r"^([а-яё])\)\s")  # «а)» sub-item
 PART_NUMBER = re.compile(rf"^({DECIMAL})[.)]\s")  # either: the numbers a split piece covers
 TOP_PART = re.compile(r"^\d+\.\s")  # «3.» but not «3.1.»: where a long article may be cut
+# A group named by its title and its id in brackets: «Prepare the Organization (PO)», «Asset Management
+# (ID.AM): The data …» — the id of a series whose members («PO.1», «ID.AM-1») the group holds.
+BRACKETED_ID = r"\((?P<id>[A-Z]{2,}(?:[.-][A-Z\d]{1,4})*)\)"
 MEASURE_ROW = re.compile(r"^\|\s*([A-ZА-Я]{2,5}\.\d+)\b")  # «| УПД.1 | …» a row of an annex measure table
 # «| 2.1.1 | Verify that … | ✓ | ✓ | ✓ | 521 |» or «| V2.1.1 | …»: a row of an OWASP ASVS requirement table.
 # «(1) The organization employs …» under a control heading: the control's enhancement «AC-2(1)».

@@ -119,9 +119,10 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
     words = [w for w in words if w.casefold().strip(".,;:") not in names]
     want = numbering.address_key(" ".join(words))
-    if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in numbering.PART_WORDS for a in want):
-        return [], []
     clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
+    own = {a for _s, _c, k in clauses for a in k}  # the document's own labels («id.am» of a CSF category)
+    if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in numbering.PART_WORDS or a in own for a in want):
+        return [], []
     # «point (a) of Article 5(1)»: the innermost label first, then the part it is of (as EU acts cite)
     turned = next((want[k:] + want[:k] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
     forms = (want, want[::-1], turned)
