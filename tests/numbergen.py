@@ -4,7 +4,8 @@ A scheme is a tree of printed labels: headings at the top, then labelled blocks 
 decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
 paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1», Russian
 sub-points «а)» and «1)», footnotes («<1>», a bare «1») marked in the block before, a framework core set
-as one table whose groups «Title (PS)» nest the ids of their rows «PS.1.1». Each labelled
+as one table whose groups «Title (PS)» nest the ids of their rows «PS.1.1», a manual's numbered steps
+under headings without numbers. Each labelled
 block carries one sentence no other block has, and the citation an engineer or a lawyer would write
 for it. The same document renders as Markdown, as DOCX and as a PDF with a Cyrillic font, in one column or
 two, so the property is checked through every converter and layout.
@@ -136,18 +137,24 @@ def schemes() -> list[Scheme]:
     ad += [(1, "(1)", "(c)(1)"), (2, "(i)", "(c)(1)(i)"), (2, "(ii)", "paragraph (c)(1)(ii)")]
     # A framework's core as one table (NIST SSDF, CSF): groups named by a title and their id in brackets,
     # «Protect the Software (PS)», nesting the ids of their rows, «PS.1.1:».
-    core = [(0, "Table 1 The framework core", "")]
+    core = [(0, "2 The framework core", "")]
     for group, title in (("PS", "Protect the Software"), ("PW", "Produce Well-Secured Software")):
         core.append((1, f"{title} ({group}):", group))
         for k in (1, 2):
             core.append((2, f"Practice {k} of {group.lower()} ({group}.{k}):", f"{group}.{k}"))
             core += [(3, f"{group}.{k}.{t}:", f"{group}.{k}.{t}") for t in (1, 2)]
-    csf = [(0, "Table 2 Framework Core", "")]
+    csf = [(0, "Appendix A Framework Core", "")]
     for fn, title, cats in (("ID", "IDENTIFY", ("AM", "BE")), ("PR", "PROTECT", ("AC",))):
         csf.append((1, f"{title} ({fn}):", fn))
         for cat in cats:
             csf.append((2, f"Category {cat.lower()} ({fn}.{cat}):", f"{fn}.{cat}"))
             csf += [(3, f"{fn}.{cat}-{k}:", f"{fn}.{cat}-{k}") for k in (1, 2, 3)]
+    # A vendor's manual: numbered steps under headings without numbers, cited by the heading.
+    steps = [(0, "Installing the Server", ""), (1, "1.", "Installing the Server item 1")]
+    steps += [(1, "2.", "«Installing the Server» item 2"), (2, "a.", "Installing the Server item 2.a")]
+    steps += [(2, "b.", "Installing the Server, item 2.b"), (1, "3.", "Installing the Server item 3")]
+    steps += [(0, "Upgrading an Installation", ""), (1, "1.", "Upgrading an Installation item 1")]
+    steps += [(1, "2.", "Upgrading an Installation item 2")]
     rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 4)]
     rmf += [(0, "3.2 CATEGORIZE", "§3.2"), (1, "TASK C-1", "Task C-1"), (1, "Task C-2", "task C-2")]
     return [
@@ -166,6 +173,7 @@ def schemes() -> list[Scheme]:
         _scheme("id-series", True, ids),
         _scheme("framework-table", True, core, table=True),
         _scheme("csf-table", True, csf, table=True),
+        _scheme("manual-steps", True, steps),
     ]
 
 
@@ -248,12 +256,14 @@ def write_pdf(scheme: Scheme, path: Path, *, columns: int = 1) -> Path:
     flow.paragraph(title(scheme), font=FONT_BOLD, size=16, indent=0, after=12)
     if scheme.table:
         heading, rows = table_rows(scheme)
+        flow.space(8)
         flow.paragraph(heading, font=FONT_BOLD, size=12, indent=0, after=6)
         flow.table([flow.width / len(rows[0])] * len(rows[0]), rows[0], rows[1:], size=8)
     for b in scheme.blocks if not scheme.table else ():
         if b.depth == 0:
             flow.space(8)
-            flow.paragraph(b.text, font=FONT_BOLD, size=12, indent=0, after=6)
+            # A manual's headings carry no number: display type is what makes them headings.
+            flow.paragraph(b.text, font=FONT_BOLD, size=13 if scheme.name == "manual-steps" else 12, indent=0, after=6)
         else:
             note = b.depth == FOOTNOTE  # set as a footnote is: smaller, at the margin
             flow.paragraph(b.text, font=FONT, size=9 if note else 11, indent=0 if note else 18 * b.depth, after=4)

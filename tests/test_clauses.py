@@ -134,3 +134,23 @@ def test_path_refs_and_errors(law_shelf: tuple[Path, str]) -> None:
         resolve(root, "  ", commit)
     with pytest.raises(PathOutsideShelfError):
         resolve(root, "docs/../../etc/passwd.md", commit)
+
+
+def test_list_items_under_an_unnumbered_heading_take_its_title_once() -> None:
+    """A manual's numbered steps under a heading without a number are «‹heading› item N» — but only where
+    the heading heads one place, and a list restarting under it gets no second «item 1»."""
+    steps = "1. Unpack the archive into the server directory.\n\n2. Run the installer as the service user."
+    text = f"# Install guide\n\n## Installing\n\n{steps}\n\nAfter a reboot:\n\n{steps}\n\n## Notes\n\n{steps}"
+    text += f"\n\n## Notes\n\n{steps}\n"
+    ids = [c.id for c in section_clauses(text, "", english=True, title="Install guide")]
+    assert ids == ["«Installing» item 1", "«Installing» item 2"]
+    # The section's own heading, when no other section is headed so, qualifies items before any inner heading.
+    alone = [c.id for c in section_clauses(f"# Upgrading\n\n{steps}\n", "", english=True, title="Upgrading")]
+    assert alone == ["«Upgrading» item 1", "«Upgrading» item 2"]
+    # A numbered section's items keep its number; a Russian text's points are points, not titled items.
+    assert [c.id for c in section_clauses(f"# 4.2 Steps\n\n{steps}\n", "§4.2", english=True, title="")][1:] == [
+        "§4.2 item 1",
+        "§4.2 item 2",
+    ]
+    russian = "# Порядок\n\n1. Распаковать архив в каталог сервера.\n\n2. Запустить установку от имени службы.\n"
+    assert not any(c.id.startswith("«") for c in section_clauses(russian, "", title="Порядок"))

@@ -2,7 +2,8 @@
 
 Every block that starts with a label in any scheme (:func:`law.numbering.read_label`: «6.1.1»,
 «(a)», «PR.AC-4», «2.1.Провести») is a label the document prints; it is *addressed* when the build
-made a clause start there. Gaps are counted only in series whose labels name their parent («6.1.2»,
+made a clause start there, or the block lies inside the clause its label names (a template printing
+«AC-2 (1) What is the solution …» inside control AC-2(1)). Gaps are counted only in series whose labels name their parent («6.1.2»,
 «A.5.3», «PR.AC-4»), where a skipped number is a lost label, not a list that restarts. The share is
 the quality report's measure of addresses: ``add`` prints
 it, and ``check --strict`` fails a document below the shelf's floor, so a document whose own
@@ -15,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from docshelf.law.numbering import BLOCK, CONTENTS_LINE, block_labels
+from docshelf.law.numbering import BLOCK, CONTENTS_LINE, address_key, block_labels, full_label
 from docshelf.records import SectionMeta
 
 _SHOWN = 5
@@ -31,6 +32,13 @@ def _contents_page(blocks: Sequence[str]) -> bool:
     """A printed contents page: its «8 Release Notes» lines are the map's entries, not labels of the text."""
     leaders = sum(1 for b in blocks if CONTENTS_LINE.search(b))
     return leaders >= 3 and leaders >= _CONTENTS_SHARE * len(blocks)
+
+
+def _inside_own_clause(record: SectionMeta, at: int, label: str) -> bool:
+    """Whether the block at ``at`` lies inside a clause its label names: the same address printed again
+    within the clause («AC-2 (1) What is the solution …» of a template, under control AC-2(1))."""
+    want = address_key(label)
+    return bool(want) and any(c.start < at < c.end and address_key(c.id)[-len(want) :] == want for c in record.clauses)
 
 
 def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dict[str, Any]:
@@ -53,7 +61,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
             if not readings:
                 continue
             printed += 1
-            if m.start() not in starts:
+            if m.start() not in starts and not _inside_own_clause(r, m.start(), full_label(readings[0])):
                 if len(unplaced) < _SHOWN:
                     unplaced.append(block[:40])
                 continue

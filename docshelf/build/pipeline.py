@@ -126,12 +126,14 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     if not split and english and any(h.kind == "article" for h in headings):
         first_article = 1  # one file: its text before the first article heading is the preamble
     act = first_article is not None
+    titles = _unique_titles(sections)
     for n, s in enumerate(sections):
         path = f"{base}/{s.slug}.md" if split else f"{base}.md"
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
         preamble = first_article is not None and n < first_article
-        records.append(_section_record(path, s, markdown, english, known, preamble=preamble))
+        heading = titles.get(n, "")
+        records.append(_section_record(path, s, markdown, english, known, preamble=preamble, title=heading))
     records, footnotes = attach_footnotes(records, files, english, act=act)
     records, repeated = qualify_repeated(records, english)
     meta = DocMeta(
@@ -187,8 +189,23 @@ def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
     return f"{line}\n\n{s.markdown}"
 
 
+def _unique_titles(sections: list[Section]) -> dict[int, str]:
+    """The headings of unnumbered sections that head one place only (the parts «(k/n)» of one section are
+    one place), by section index: they qualify the section's list items."""
+    bare = [_PART_SUFFIX.sub("", s.title).strip() if not s.clause else "" for s in sections]
+    heads: dict[str, int] = {}  # sections headed so: a whole one or the first part of one
+    for s, t in zip(sections, bare, strict=True):
+        part = _PART_SUFFIX.search(s.title)
+        if t and (part is None or part.group(1) == "1"):
+            heads[t.casefold()] = heads.get(t.casefold(), 0) + 1
+    return {n: t for n, t in enumerate(bare) if t and heads.get(t.casefold()) == 1}
+
+
+_PART_SUFFIX = re.compile(r"\s*\((\d+)/\d+\)$")
+
+
 def _section_record(
-    path: str, s: Section, markdown: str, english: bool, known: set[str], *, preamble: bool = False
+    path: str, s: Section, markdown: str, english: bool, known: set[str], *, preamble: bool = False, title: str = ""
 ) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
@@ -196,7 +213,14 @@ def _section_record(
     spans = tuple(
         Clause(c.id, c.start, c.end)
         for c in section_clauses(
-            markdown, s.clause, english=english, approved=s.part, annex=annex, known=known, preamble=preamble
+            markdown,
+            s.clause,
+            english=english,
+            approved=s.part,
+            annex=annex,
+            known=known,
+            preamble=preamble,
+            title=title,
         )
     )
     return SectionMeta(

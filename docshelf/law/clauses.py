@@ -36,6 +36,7 @@ def section_clauses(
     annex: str = "",
     known: set[str] | None = None,
     preamble: bool = False,
+    title: str = "",
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
@@ -46,9 +47,12 @@ def section_clauses(
     does not name («6.1.1», «A.5.1», «PR.AC-4», «(a)», «5.b») are read from the document
     (:mod:`law.numbering`); ``known`` carries the labels placed so far in the document, and gains
     this section's. ``preamble``: the section comes before an English act's first article, and its
-    numbered paragraphs «(1)», «(2)» are the act's recitals («Recital 26»).
+    numbered paragraphs «(1)», «(2)» are the act's recitals («Recital 26»). ``title``: the heading of a
+    section that has no number, when no other section is headed so: its list items are «‹title› item 2»
+    (««OWASP Core Projects» item 2»), as one cites a numbered list under an unnumbered heading.
     """
     kind = _kind(section_clause, english)
+    titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
     outer = section_clause if kind in ("law", "act") or g.is_annex(section_clause) else annex
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
@@ -60,6 +64,7 @@ def section_clauses(
     blocks = [(m.group(0), m.start(), m.end()) for m in _PARA.finditer(markdown)]
     seen = set(known)  # ids placed so far in the document: one printed again inside a part gets qualified
     readings = [numbering.block_labels(text) for text, _a, _b in blocks]
+    headings_inside = [h.group(1).strip() for text, _a, _b in blocks if (h := _HEADING.match(text))]
 
     def close(depth: float, at: int) -> None:
         for o in outline.close(depth):
@@ -72,6 +77,11 @@ def section_clauses(
         found: tuple[float, str] | None
         if heading:
             found = _heading_clause(heading.group(1), kind)
+            if found is None and english and not section_clause and n:
+                # An unnumbered heading inside one file (a short manual kept whole): its list items are its own.
+                close(float("-inf"), start)
+                own = heading.group(1).strip()
+                titled = f"«{own}»" if headings_inside.count(own) == 1 and own != title else ""
             if found is None or found[1] == section_clause:
                 continue
             depth, label = found
@@ -89,7 +99,8 @@ def section_clauses(
                 continue
         elif text.startswith("|"):
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
-            close(1, start)
+            # A table ends the points before it, not a control headed above it (its summary table is its own).
+            close(_CONTROL_DEPTH + 1 if any(o.depth == _CONTROL_DEPTH for o in stack) else 1, start)
             for row in re.finditer(r"[^\n]+", text):
                 a = start + row.start()
                 if code := g.MEASURE_ROW.match(row.group(0)):
@@ -117,8 +128,11 @@ def section_clauses(
             elif found is None and kind != "law" and readings[n]:
                 fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
                 spelled = _generic(fit[1], kind) if fit else None
-                parent = next((o.id for o in reversed(stack) if fit and o.depth < fit[0]), base) or section_clause
-                if fit and spelled and _join_generic(parent, spelled, kind):
+                parent = next((o.id for o in reversed(stack) if fit and o.depth < fit[0]), base)
+                parent = parent or section_clause or titled
+                joined = _join_generic(parent, spelled, kind) if fit and spelled else ""
+                # A list restarting under the same title gets no second «‹title› item 1».
+                if fit and spelled and joined and not (parent == titled and joined in seen):
                     reading, found, generic = fit[1], (fit[0], spelled), True
             if found is None:
                 if not g.is_editorial(text):
@@ -136,7 +150,7 @@ def section_clauses(
         if heading:
             cid = _join(owner[0], label, kind)
         else:  # a label the document numbers is inside its section's own clause («§11.10(a)»)
-            cid = _join_generic(owner[0] or (section_clause if generic else ""), label, kind)
+            cid = _join_generic(owner[0] or ((section_clause or titled) if generic else ""), label, kind)
         outline.push(numbering.Open(depth, cid, start, reading))
         seen.add(cid)
         if reading is not None and (generic or (kind == "rfc" and g.is_section(label))):
@@ -144,9 +158,14 @@ def section_clauses(
                 spelled = _generic(later, kind)
                 if spelled is None:
                     break
+                later_id = _join_generic(owner[0] or section_clause or titled, spelled, kind)
+                if later_id.startswith("«") and later_id in seen:
+                    break  # a list restarting under the same title
                 close(depth, start + offset)
-                cid = _join_generic(owner[0] or section_clause, spelled, kind)
+                cid = later_id
                 outline.push(numbering.Open(depth, cid, start + offset, later))
+                if cid.startswith("«"):
+                    seen.add(cid)
         if not heading:
             paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
     close(float("-inf"), len(markdown))
@@ -301,15 +320,15 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
     return None
 
 
-_ITEM = "item"
+_ITEM = g.ITEM
 
 
 def _join_generic(parent: str, label: str, kind: str) -> str:
     """A label read from the document under the clause it is in: «(a)» right after its parent
     («§11.10(a)(1)»), a list item as «§4.2 item 5», its sub-item as «§4.2 item 5.b»; "" for an item
     or a bracketed label under no clause at all (every unnumbered section would have its «item 1»)."""
-    if not parent and label.startswith(("(", _ITEM + " ")):
-        return ""
+    if (not parent and label.startswith(("(", _ITEM + " "))) or (parent.startswith("«") and label.startswith("(")):
+        return ""  # an unnumbered section's title qualifies its list items only
     if label.startswith("("):
         return f"{parent}{label}"
     if label.startswith(_ITEM + " "):
@@ -378,6 +397,10 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         return m.group(1).count(".") + 1, g.section_id(m.group(1))  # «§ 11.10 Controls …» of a regulation's part
     if m := g.HEADING["control"].heading.match(text):
         return _CONTROL_DEPTH, m.group(1)  # under the section it sits in; the next section heading closes it
+    if kind in _ENGLISH and (m := g.NAMED_CONTROL.match(text)):
+        if m.group(2):  # an enhancement heads its own part, closing its control's like the next control does
+            return _CONTROL_DEPTH, g.enhancement_id(m.group(1), m.group(2))
+        return _CONTROL_DEPTH, m.group(1)
     if m := g.SECTION_HEADING.match(text):
         number = m.group(1)
         label = g.section_id(number) if kind in _ENGLISH else g.point_id(number)

@@ -113,6 +113,7 @@ ITEM_PAREN = re.compile(rf"^({DECIMAL})\)\s")  # «2)» item
 LETTER_ITEM = re.compile(r"^([а-яё])\)\s")  # «а)» sub-item
 PART_NUMBER = re.compile(rf"^({DECIMAL})[.)]\s")  # either: the numbers a split piece covers
 TOP_PART = re.compile(r"^\d+\.\s")  # «3.» but not «3.1.»: where a long article may be cut
+ITEM = "item"  # a numbered list item in an English clause id: «§4.2 item 5.b», ««References» item 2»
 # A group named by its title and its id in brackets: «Prepare the Organization (PO)», «Asset Management
 # (ID.AM): The data …» — the id of a series whose members («PO.1», «ID.AM-1») the group holds.
 BRACKETED_ID = r"\((?P<id>[A-Z]{2,}(?:[.-][A-Z\d]{1,4})*)\)"
@@ -121,6 +122,11 @@ MEASURE_ROW = re.compile(r"^\|\s*([A-ZА-Я]{2,5}\.\d+)\b")  # «| УПД.1 | �
 # «(1) The organization employs …» under a control heading: the control's enhancement «AC-2(1)».
 CONTROL_ENHANCEMENT = re.compile(r"^\((\d{1,2})\)\s")
 CONTROL_ID = re.compile(r"^[A-Z]{2}-\d{1,2}$")
+# A control named by its kind before its id, as a security plan's template heads its parts: «Control AC-2»,
+# «Control Enhancement AC-2 (1)».
+NAMED_CONTROL = re.compile(
+    r"^(?:Security\s+)?Control(?:\s+Enhancement)?\s+([A-Z]{2}-\d{1,2})(?:\s*\((\d{1,2})\))?$", re.I
+)
 REQUIREMENT_ROW = re.compile(r"^\|\s*V?(\d{1,2}\.\d{1,2}\.\d{1,2})\s*\|")
 REQUIREMENT_HEADER = re.compile(r"^\|\s*(?:#|№|ID)\s*\|")  # only such a table's rows are requirements
 

@@ -35,6 +35,7 @@ from docshelf.text.labelpaths import (
     numbered_heading,
     point_of_subparagraph,
     restated,
+    titled_item,
 )
 
 _GLUED_BRACKET = re.compile(r"(?<=[\w)])\(\w{1,4}\)")
@@ -288,6 +289,16 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
                 f"{meta.id}: the reference {ref!r} names {len(ids)} places: {', '.join(ids[:6])}. "
                 f"Cite one of them, e.g. «{meta.id} {ids[0]}»."
             )
+    items, listed = titled_item(meta, rest) if problems else ([], [])
+    if items:  # a numbered list under an unnumbered heading: «OWASP ASVS 4.0.3 OWASP Core Projects item 2»
+        targets = [Target(meta.id, s.path, c.id, c.start, c.end) for s, c in items]
+        return Resolution(meta.id, items[0][1].id, "clause", targets, others, [note] if note else [])
+    if listed:
+        shown = ", ".join(listed[:6]) + (", …" if len(listed) > 6 else "")
+        raise CitationError(
+            f"{meta.id} has no such item under that heading (read from {ref!r}); its items are {shown}. "
+            f"Cite one of them, e.g. «{meta.id} {listed[0]}»."
+        )
     if problems and (titled := by_title(meta, rest)):
         # An unnumbered manual's chapter or section, cited by its heading («Bv9ARM «Catalog Zones»»).
         targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in titled]

@@ -80,6 +80,26 @@ def by_title(meta: DocMeta, rest: str) -> list[SectionMeta]:
 
 
 _MIN_TITLE = 4
+# «‹title› item 2», «‹title›, item 2.b», «‹title› 2»: a list item under an unnumbered heading
+_TITLED_ITEM = re.compile(r"^(?P<title>.+?)[\s,]+(?:items?\s+|#)?(?P<path>\d{1,3}(?:\.[a-z\d]{1,3})*)\.?$", re.I)
+
+
+def _heading_of(clause: str) -> str:
+    return _title_key(clause[1 : clause.find("»")]) if "»" in clause else ""
+
+
+def titled_item(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
+    """The list item a citation names by its unnumbered section's heading and its number («OWASP ASVS
+    4.0.3 OWASP Core Projects item 2»): the clause ««OWASP Core Projects» item 2» (the build gives a
+    heading's title to its items only where the title heads one place), and the items under that heading
+    (to name them when the number is not among them)."""
+    m = _TITLED_ITEM.match(rest.strip())
+    if m is None:
+        return [], []
+    key = _title_key(m.group("title"))
+    items = [(s, c) for s in meta.sections for c in s.clauses if c.id.startswith("«") and _heading_of(c.id) == key]
+    want = f" {grammar.ITEM} {m.group('path').casefold()}"
+    return [(s, c) for s, c in items if c.id.casefold().endswith(want)], [c.id for _s, c in items]
 
 
 def numbered_heading(meta: DocMeta, groups: list[str]) -> str:
