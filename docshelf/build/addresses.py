@@ -3,11 +3,11 @@
 Every block that starts with a label in any scheme (:func:`law.numbering.read_label`: «6.1.1»,
 «(a)», «PR.AC-4», «2.1.Провести») is a label the document prints; it is *addressed* when the build
 made a clause start there, or the block lies inside the clause its label names (a template printing
-«AC-2 (1) What is the solution …» inside control AC-2(1)). Gaps are counted only in series whose labels name their parent («6.1.2»,
-«A.5.3», «PR.AC-4»), where a skipped number is a lost label, not a list that restarts. The share is
-the quality report's measure of addresses: ``add`` prints
-it, and ``check --strict`` fails a document below the shelf's floor, so a document whose own
-numbering is mostly lost never passes quietly. Pure: no disk, no Git.
+«AC-2 (1) What is the solution …» inside control AC-2(1)). Gaps are counted only in series whose
+labels name their parent («6.1.2», «A.5.3», «PR.AC-4»), where a skipped number is a lost label, not a
+list that restarts. The share is the quality report's measure of addresses: ``add`` prints it, and
+``check --strict`` fails a document below the shelf's floor, so a document whose own numbering is
+mostly lost never passes quietly. Pure: no disk, no Git.
 """
 
 from __future__ import annotations
