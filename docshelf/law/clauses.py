@@ -9,22 +9,15 @@ Clause ids are what a lawyer writes, normalised to one spelling: ``ст. 12 ч. 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from docshelf.law import grammar as g
-from docshelf.law import numbering
+from docshelf.law import numbering, tablerows
 from docshelf.law.grammar import blank_editorial
+from docshelf.records import Clause
 
 _PARA = numbering.BLOCK  # a Markdown paragraph: lines up to a blank line
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 _CONTROL_DEPTH = 8  # below any numbered section («§3.1» is depth 2)
-
-
-@dataclass(frozen=True)
-class Clause:
-    id: str
-    start: int
-    end: int
 
 
 def section_clauses(
@@ -108,11 +101,13 @@ def section_clauses(
                     closed.append(Clause(_join(parent, code.group(1), kind), a, start + row.end()))
                 elif (requirement := g.REQUIREMENT_ROW.match(row.group(0))) and g.REQUIREMENT_HEADER.match(text):
                     closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
-            row_ids = _row_ids(text, start, {c.id for c in closed}, {c.start for c in closed})
+            row_ids = tablerows.row_ids(text, start, {c.id for c in closed}, {c.start for c in closed})
             closed.extend(row_ids)
             outline.known.update(c.id for c in row_ids)  # a series the table began goes on after it
             if kind != "law":
-                points = _row_points(text, start, seen | outline.known | {outline.root}, kind)
+                points = tablerows.row_points(
+                    text, start, seen | outline.known | {outline.root}, english=kind in _ENGLISH
+                )
                 seen.update(c.id for c in points)
                 outline.known.update(_atom(c.id) for c in points)  # the document's later tables restate them
                 closed.extend(points)
@@ -183,101 +178,6 @@ _AHEAD = 40  # blocks looked ahead for a label's successor
 _GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0, "chapter": -1.0}
 _PARTS = g.PART_PREFIXES  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
-
-
-def _row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Clause]:
-    """Rows of a table whose cell opens with an id of a series («PR.AC-4: Access …», «PO.1.1: …»): each
-    such id is a clause spanning its row, when the table also holds its neighbour in the series (or
-    it is the series' first). Rows after it that print no id continue it (a cell broken across the rows
-    of a page, its references listed one a row)."""
-    found: list[tuple[numbering.Label, int, int]] = []  # label, its cell's start, its row's start
-    stops: list[int] = []  # starts of the rows that print an id: each ends the clause above it
-    for row in re.finditer(r"[^\n]+", table):
-        if any(_TITLED_ID.match(c.strip()) for c in row.group(0).split("|")):
-            stops.append(start + row.start())
-        for m in re.finditer(r"[^|]+", row.group(0)):
-            cell = m.group(0).strip()
-            labels = [r for r in numbering.read_label(cell) if _SERIES.match(r.style)]
-            if labels and (not stops or stops[-1] != start + row.start()):
-                stops.append(start + row.start())
-            # The id's own row says what it is («PR.AC-4: Access permissions are managed …»); a cell
-            # holding only an id («AC-2») or a list of them («CA-1, CA-6, PM-10; SP 800-37» in a mapping
-            # table) refers to them and is no clause of its own.
-            if labels and len(_statement_words(cell[labels[0].length :])) < _ROW_WORDS:
-                break
-            if labels:  # from its own cell on: a group's cell before it («… (PO.1): Ensure …») is the group's
-                at = start + row.start() + m.start() + len(m.group(0)) - len(m.group(0).lstrip())
-                found.append((labels[0], at, start + row.start()))
-                break
-    series = {(label.style, label.parent, label.value) for label, _a, _b in found}
-    out: list[Clause] = []
-    for label, a, row_start in found:
-        b = next((stop - 1 for stop in stops if stop > a), start + len(table.rstrip()))
-        near = {(label.style, label.parent, label.value + d) for d in (-1, 1)}
-        cid = numbering.full_label(label)
-        # The series may have begun in a table before (a table carried over to the next page or column).
-        before = re.sub(r"\d+$", str(label.value - 1), cid) if cid.endswith(str(label.value)) else ""
-        follows = label.first or near & series or before in taken
-        if cid not in taken and row_start not in rows and follows:
-            taken.add(cid)
-            out.append(Clause(cid, a, b))
-    out.extend(_titled_ids(table, start, taken, {numbering.full_label(label) for label, _a, _b in found}))
-    return out
-
-
-# A cell that names a group by its title and id: «Prepare the Organization (PO)», «Define Security
-# Requirements for Software Development (PO.1): Ensure that …».
-_TITLED_ID = re.compile(rf"^[A-Z][^()|:]{{2,120}}?\s{g.BRACKETED_ID}(?=:|\s*$)")
-
-
-def _titled_ids(table: str, start: int, taken: set[str], ids: set[str]) -> list[Clause]:
-    """Groups of a table's id series, named by a title and their id in brackets: the id is a clause when
-    the table's rows hold ids inside it (PO.1 above PO.1.1, ID.AM above ID.AM-1, PO above PO.1) — the
-    nesting is the evidence; an acronym in brackets nests nothing. A group spans its rows up to the next
-    group that is not inside it."""
-    rows: list[tuple[str, int]] = []  # each group's id and where its cell starts
-    for cell in re.finditer(r"[^|\n]+", table):  # «| IDENTIFY (ID) | Asset Management (ID.AM): … |»
-        if m := _TITLED_ID.match(cell.group(0).strip()):
-            rows.append((m.group("id"), start + cell.start() + len(cell.group(0)) - len(cell.group(0).lstrip())))
-    inner = ids | {cid for cid, _a in rows}
-    out: list[Clause] = []
-    for n, (cid, a) in enumerate(rows):
-        if cid in taken or not any(i.startswith((f"{cid}.", f"{cid}-")) for i in inner):
-            continue
-        later = (b - 1 for other, b in rows[n + 1 :] if not other.startswith((f"{cid}.", f"{cid}-")))
-        taken.add(cid)
-        out.append(Clause(cid, a, next(later, start + len(table.rstrip()))))
-    return out
-
-
-def _statement_words(text: str) -> list[str]:
-    """The words of a statement: ones with a small letter, not the ids and acronyms of a reference list."""
-    return [w for w in text.split() if any(ch.islower() for ch in w) and not any(ch.isdigit() for ch in w)]
-
-
-def _row_points(table: str, start: int, known: set[str], kind: str) -> list[Clause]:
-    """Rows that continue the document's numbered points in a table («| 3.4.3 | Track, review … |» after
-    3.4.2 in the text): a row whose first cell is a point of a known parent, with its statement after it,
-    is that point's clause — unless the point is already placed (a mapping table restating it)."""
-    out: list[Clause] = []
-    for row in re.finditer(r"[^\n]+", table):
-        cells = [c.strip() for c in row.group(0).strip("|").split("|")]
-        first = next((c for c in cells if c), "")
-        label = next((r for r in numbering.read_label(first) if _POINT_STYLE.fullmatch(r.style)), None)
-        rest = " ".join(cells[cells.index(first) + 1 :]) + " " + first[label.length :] if label else ""
-        if label is None or label.parent not in known or len(rest.split()) < _ROW_WORDS:
-            continue
-        cid = g.section_id(label.atom) if kind in _ENGLISH else g.point_id(label.atom)
-        if cid not in known and label.atom not in known:
-            known.add(cid)
-            known.add(label.atom)
-            out.append(Clause(cid, start + row.start(), start + row.end()))
-    return out
-
-
-_POINT_STYLE = re.compile(r"n(?:\.n)+")
-_ROW_WORDS = 3  # words after a row's id that make the row its statement
-_SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
 
 
 def _standalone(label: str) -> bool:
