@@ -157,3 +157,14 @@ def test_a_gap_is_reported_in_a_points_series_but_not_in_a_codes_section_numbers
     ids = ["§1.2", "§1.4", "§164.502", "§164.504"]
     got = printed_labels([record(n, cid) for n, cid in enumerate(ids)], {})
     assert got["gaps"] == ["1.2 is followed by 1.4"]
+
+
+def test_a_number_glued_to_a_name_in_capitals_with_dots_is_no_label() -> None:
+    """A zone file's «10.IN-ADDR.ARPA. PTR …» (RFC 1035) is a host name; «2.1.Провести» and «1.ПРЕДМЕТ» are
+    points glued to their first word."""
+    from docshelf.law.numbering import block_labels
+
+    assert block_labels("10.IN-ADDR.ARPA. PTR MILNET-GW.ISI.EDU.") == []
+    assert block_labels("22.0.2.10.IN-ADDR.ARPA. PTR MILNET-GW.ISI.EDU.") == []
+    assert [(x.atom, x.glued) for x in block_labels("2.1.Провести приёмку работ.")] == [("2.1", True)]
+    assert [(x.atom, x.glued) for x in block_labels("1.ПРЕДМЕТ ДОГОВОРА")] == [("1", True)]

@@ -145,20 +145,27 @@ def read_label(text: str) -> list[Label]:
         numbers, dot = m.group(1), m.group(2)
         parts = numbers.split(".")
         glued = text[m.end() : m.end() + 1].isalpha()
-        if glued and not dot:
-            return []  # «6.1Текст» is a figure run into a word, not a label
+        if glued and (not dot or _name_after(text, m.end())):
+            return []  # «6.1Текст» is a figure run into a word, «0.2.10.IN-ADDR.ARPA.» a name, not a label
         style = ".".join("n" for _ in parts)
         out.append(Label(numbers + dot, style, int(parts[-1]), numbers, ".".join(parts[:-1]), glued, m.end()))
     elif m := _SINGLE_DOT.match(text):
         glued = text[m.end() : m.end() + 1].isalpha()
-        if glued and not m.group(1).isdigit():
-            return []  # «U.S.», «e.g.»: an abbreviation, not «2.Текст»
+        if glued and (not m.group(1).isdigit() or _name_after(text, m.end())):
+            return []  # «U.S.», «e.g.»: an abbreviation, «10.IN-ADDR.ARPA.» a domain name, not «2.Текст»
         out.extend(_value_readings(m.group(1), "{}.", m.group(0), m.end(), glued=glued))
     elif m := _FOOTNOTE.match(text):
         out.append(Label(m.group(0), "<n>", int(m.group(1)), m.group(1), length=m.end()))
     elif m := _BARE.match(text):
         out.append(Label(m.group(1), "n", int(m.group(1)), m.group(1), length=m.end()))
     return [label for label in out if label.value > 0]
+
+
+def _name_after(text: str, at: int) -> bool:
+    """Whether what a number is glued to is a name in capitals with dots or hyphens inside («IN-ADDR.ARPA.»,
+    a host in a zone file), not the first word of a point («Провести», «ПРЕДМЕТ»)."""
+    token = text[at:].split(maxsplit=1)[0] if text[at:].strip() else ""
+    return not any(ch.islower() for ch in token) and re.search(r"\w[.-]\w", token) is not None
 
 
 def _shape(text: str) -> str:
