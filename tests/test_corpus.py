@@ -479,6 +479,11 @@ def test_a_frameworks_table_groups_are_clauses_that_nest_their_rows(corpus_shelf
     assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "NIST.CSWP.04162018 ID.AM")
     inventory = "Physical devices and systems within the organization are inventoried"
     assert verify_quote(corpus_shelf, inventory, "NIST.CSWP.04162018 ID.AM").fetch_ref == "NIST.CSWP.04162018 ID.AM-1"
+    # The CSF's notes start at 2 (note 1 is on its cover): the series starts at the first mark set as a
+    # superscript («the Cybersecurity Enhancement Act of 2014.2 (CEA)»).
+    cea = "The Cybersecurity Enhancement Act of 2014 (S.1353) became public law 113-274"
+    got = verify_quote(corpus_shelf, cea, "NIST.CSWP.04162018 §1.0 footnote 2")
+    assert (got.verdict, got.level) == ("ok", "clause")
 
 
 def test_a_numbered_list_under_an_unnumbered_heading_is_cited_by_the_heading_and_item(corpus_shelf: Path) -> None:

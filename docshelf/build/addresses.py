@@ -28,7 +28,7 @@ _HEADING = re.compile(r"^#{1,6} ")
 _CONTENTS_SHARE = 0.3  # a section with this share of dot-leader blocks is a printed contents page
 
 
-def _contents_page(blocks: Sequence[str]) -> bool:
+def contents_page(blocks: Sequence[str]) -> bool:
     """A printed contents page: its «8 Release Notes» lines are the map's entries, not labels of the text."""
     leaders = sum(1 for b in blocks if CONTENTS_LINE.search(b))
     return leaders >= 3 and leaders >= _CONTENTS_SHARE * len(blocks)
@@ -53,7 +53,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
         found = list(BLOCK.finditer(text))
-        if _contents_page([m.group(0) for m in found]):
+        if contents_page([m.group(0) for m in found]):
             continue
         for m in found:
             block = _HEADING.sub("", m.group(0))  # a heading prints its label too («# 1.1 Scope»)

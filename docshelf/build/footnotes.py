@@ -19,8 +19,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from docshelf.build.addresses import contents_page
 from docshelf.law import grammar, numbering
 from docshelf.law.grammar import blank_editorial
+from docshelf.law.numbering import CONTENTS_LINE
 from docshelf.records import Clause, SectionMeta
 
 _ANGLE = re.compile(r"^<(\d{1,3})>\s+\S")
@@ -43,8 +45,8 @@ _MAX_GAP = 10  # footnote numbers rise through a document; a jump past this is n
 _PARAGRAPH = re.compile(rf" {re.escape(grammar.PARAGRAPH)} \d+$")
 _SEPARATOR = re.compile(r"^[-_—–]{8,}$")
 # A bare footnote mark: the number right after a word or its closing punctuation («authentication 22 for»,
-# «platforms.21», «[NISTCSF].2»), never inside a number («1.1»).
-_BARE_MARK = r"(?:(?<=[^\W\d_]|\])|(?<=(?:[^\W\d_]|\])[.,;:)”\"’]))\s?(?P<mark>{n})(?=[\s.,;:)]|$)(?![.,]\d)"
+# «platforms.21», «[NISTCSF].2», a year's «of 2014.2 (CEA)»), never inside a number («1.1»).
+_BARE_MARK = r"(?:(?<=[^\W\d_]|\])|(?<=(?:[^\W\d_]|\])[.,;:)”\"’])|(?<=(?:19|20)\d\d[.,]))\s?(?P<mark>{n})(?=[\s.,;:)]|$)(?![.,]\d)"
 
 
 @dataclass(frozen=True)
@@ -79,17 +81,22 @@ def attach_footnotes(
         # Notes numbered afresh on each page (the GDPR's «Committee1» … «Council1» on the next page) restart
         # at 1, but only with a mark set as a superscript is, glued to its word: «Table 1» is no mark.
         restart = not note.angle and not note.bracket and note.number == 1 and last > 0
+        # A series whose first notes are not printed as notes (on a cover, in a box) starts later: only at a
+        # mark set as a superscript is, glued to its word («of 2014.2 (CEA)»).
+        late = not (note.angle or note.bracket) and last == 0 and 1 < note.number <= _MAX_GAP
+        late = late and not _on_contents_page(files.get(records[note.section].path, ""), note)
         if (
             not note.angle
             and not restart
+            and not late
             and not (last < note.number <= last + _MAX_GAP and (last or note.number == 1))
         ):
             continue  # bare numbers are footnotes only as a series that starts at 1 and rises
         # A series' first note is marked on its own page: the nearest superscript «1» before it, where the
         # text has one («Council1 seeks»), not the first «1» after the last note (a table's «Committee1»).
         first = note.number == 1 and not (note.angle or note.bracket)
-        mark = (_nearest_glued(records, files, note, cursor) if first else None) or (
-            None if restart else _mark(records, files, note, cursor, labels, glued=glued)
+        mark = (_nearest_glued(records, files, note, cursor) if first or late else None) or (
+            None if restart or late else _mark(records, files, note, cursor, labels, glued=glued)
         )
         if mark is None:
             continue
@@ -113,6 +120,20 @@ def attach_footnotes(
     for n, spans in marks.items():
         out[n] = replace(out[n], extra={**out[n].extra, MARKS: sorted(spans)})
     return out, sum(len(clauses) for clauses in added.values())
+
+
+_NOTE_WORDS = 8  # a note that starts a series late says something; «2 BIND Resource Requirements» is a title
+_PAGE_AT_END = re.compile(r"[^\W\d]\s+\d{1,4}\s*$")
+_LEADERS = re.compile(r"(?:\.\s?){5,}\s*\d")  # dot leaders to a page number, inside a line of joined entries
+
+
+def _on_contents_page(text: str, note: _Note) -> bool:
+    """A note on a printed contents page, a block of its lines or a title's few words: «6 BIND 9 Security
+    Considerations 137» is a chapter, not a note."""
+    own = text[note.start : note.end].splitlines()
+    entry = len(" ".join(own).split()) < _NOTE_WORDS or (len(own) == 1 and _PAGE_AT_END.search(own[0]) is not None)
+    leaders = any(CONTENTS_LINE.search(ln) or _LEADERS.search(ln) for ln in own)
+    return entry or leaders or contents_page([m.group(0) for m in numbering.BLOCK.finditer(text)])
 
 
 MARKS = "footnote_marks"  # a section record's key: [start, end] of each footnote mark in its text
