@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,51 @@ def test_list_items_under_an_unnumbered_heading_take_its_title_once() -> None:
     ]
     russian = "# Порядок\n\n1. Распаковать архив в каталог сервера.\n\n2. Запустить установку от имени службы.\n"
     assert not any(c.id.startswith("«") for c in section_clauses(russian, "", title="Порядок"))
+
+
+_ISO_ANNEX = """# Information security management systems — Requirements
+
+## 1 Scope
+
+This document specifies the requirements for establishing an information security management system.
+
+## Annex A (normative) Reference control objectives and controls
+
+| A.5 | Information security policies | |
+|---|---|---|
+| A.5.1 | Management direction for information security | Objective: To provide management direction. |
+| A.5.1.1 | Policies | Control: A set of policies for information security shall be defined, approved by management. |
+| A.5.1.2 | Review of the policies | Control: The policies shall be reviewed at planned intervals. |
+| A.6 | Organization of information security | |
+| A.6.1 | Internal organization | Objective: To establish a management framework. |
+| A.6.1.1 | Information security roles | Control: All responsibilities shall be defined and allocated. |
+
+## Annex B (informative) Correspondence with other standards
+
+| A.9.2.3 | Management of privileged access rights | AC-6, AC-2 |
+|---|---|---|
+"""
+
+
+def test_an_annexs_table_of_controls_is_its_clauses_and_a_mapping_tables_ids_are_not(new_shelf: Path) -> None:
+    """ISO/IEC 27001 prints Annex A as a table: «| A.5.1.1 | Policies … | Control: … |». Each row is the
+    control's clause (nested A.5 ⊃ A.5.1 ⊃ A.5.1.1), cited with or without its annex, in English or Russian;
+    a row of another annex listing «A.9.2.3» maps a control and is none of this document's."""
+    from docshelf.text.verify import verify_quote
+
+    src = new_shelf.parent / "iso.md"
+    src.write_text(_ISO_ANNEX, encoding="utf-8")
+    shelf.add(new_shelf, [src], DocOptions("", "iso", "ISO/IEC 27001:2013"), progress=lambda _m: None)
+    quote = "A set of policies for information security shall be defined, approved by management"
+    for ref in ("A.5.1.1", "Annex A A.5.1.1", "Annex A, control A.5.1.1", "прил. A п. A.5.1.1", "A.5.1", "A.5"):
+        got = verify_quote(new_shelf, quote, f"ISO/IEC 27001:2013 {ref}")
+        assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "ISO/IEC 27001:2013 §A.5.1.1"), ref
+    assert verify_quote(new_shelf, quote, "ISO/IEC 27001:2013 A.5.1.2").verdict == "wrong_clause"
+    assert verify_quote(new_shelf, quote, "ISO/IEC 27001:2013 A.6").verdict == "wrong_clause"
+    assert verify_quote(new_shelf, quote, "ISO/IEC 27001:2013 Annex B A.5.1.1").verdict == "unknown_ref"
+    with pytest.raises(CitationError):
+        resolve(new_shelf, "ISO/IEC 27001:2013 A.9.2.3", gitrepo.resolve(new_shelf))
+    # The address measure reads the table's rows: seven controls printed and addressed; the mapping row is none.
+    meta = json.loads((new_shelf / "docs/iso/iso-iec-27001-2013.meta.json").read_text(encoding="utf-8"))
+    addresses = meta["quality"]["addresses"]
+    assert (addresses["printed"], addresses["addressed"]) == (8, 8)  # and the heading «1 Scope»

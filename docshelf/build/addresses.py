@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from docshelf.law.grammar import PART_PREFIXES
 from docshelf.law.numbering import BLOCK, CONTENTS_LINE, address_key, block_labels, full_label
 from docshelf.records import SectionMeta
 
@@ -34,6 +35,39 @@ def contents_page(blocks: Sequence[str]) -> bool:
     return leaders >= 3 and leaders >= _CONTENTS_SHARE * len(blocks)
 
 
+def _table_points(table: str, at: int, record: SectionMeta, placed: set[tuple[str, ...]]) -> list[tuple[bool, str]]:
+    """The rows of a table that print a numbered point in their first cell with a statement after it
+    («| A.5.1.1 | Policies for information security | Control: … |»), each with whether it is an address:
+    a clause starts in its row, or the point is a clause elsewhere (a mapping table restating it). Ids of a
+    series («| AC-1 | Access Control Policy | NFO |») are another document's in a mapping table: not counted."""
+    out: list[tuple[bool, str]] = []
+    for row in re.finditer(r"[^\n]+", table):
+        cells = [c.strip() for c in row.group(0).strip("|").split("|")]
+        first = next((c for c in cells if c), "")
+        label = next((x for x in block_labels(first) if _ROW_POINT.fullmatch(x.style)), None)
+        rest = " ".join(cells[cells.index(first) + 1 :]) if label else ""
+        if label is None or len(rest.split()) < _ROW_WORDS:
+            continue
+        a, b = at + row.start(), at + row.end()
+        ok = any(a <= c.start < b for c in record.clauses) or address_key(label.atom)[-1:] in placed
+        if ok or _own_letter(label.atom, record, at):
+            out.append((ok, row.group(0).strip("| ")))
+    return out
+
+
+def _own_letter(atom: str, record: SectionMeta, at: int) -> bool:
+    """A lettered point («A.5.1.1») is the document's own only inside the annex of its letter."""
+    if atom[:1].isdigit():
+        return True
+    letter = atom.split(".")[0]
+    parts = [record.clause, *(c.id for c in record.clauses if c.start <= at < c.end)]
+    return any(p.startswith(PART_PREFIXES) and p.split()[-1] == letter for p in parts)
+
+
+_ROW_POINT = re.compile(r"[XЯ]\.n(?:\.n)*|n(?:\.n)+")  # as ``law.tablerows`` reads a table's points
+_ROW_WORDS = 3
+
+
 def _inside_own_clause(record: SectionMeta, at: int, label: str) -> bool:
     """Whether the block at ``at`` lies inside a clause its label names: the same address printed again
     within the clause («AC-2 (1) What is the solution …» of a template, under control AC-2(1))."""
@@ -49,6 +83,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     unplaced: list[str] = []
     last: dict[str, tuple[int, str]] = {}  # a parent's last numbered child: (number, label)
     gaps: list[str] = []
+    placed = {address_key(c.id)[-1:] for r in records for c in r.clauses}
     for r in records:
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
@@ -56,6 +91,12 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
         if contents_page([m.group(0) for m in found]):
             continue
         for m in found:
+            if m.group(0).startswith("|"):
+                rows = _table_points(m.group(0), m.start(), r, placed)
+                printed += len(rows)
+                addressed += sum(ok for ok, _row in rows)
+                unplaced += [row[:40] for ok, row in rows if not ok][: max(0, _SHOWN - len(unplaced))]
+                continue
             block = _HEADING.sub("", m.group(0))  # a heading prints its label too («# 1.1 Scope»)
             readings = block_labels(block)
             if not readings:

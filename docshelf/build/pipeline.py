@@ -127,13 +127,16 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         first_article = 1  # one file: its text before the first article heading is the preamble
     act = first_article is not None
     titles = _unique_titles(sections)
+    part = ""  # the annex or appendix the sections after its heading sit in, up to the next numbered one
     for n, s in enumerate(sections):
+        part = s.clause if s.clause.startswith(grammar.PART_PREFIXES) else part if not s.clause else ""
         path = f"{base}/{s.slug}.md" if split else f"{base}.md"
         markdown = _with_breadcrumb(s, doc_id, english)
         files[path] = markdown
         preamble = first_article is not None and n < first_article
         heading = titles.get(n, "")
-        records.append(_section_record(path, s, markdown, english, known, preamble=preamble, title=heading))
+        record = _section_record(path, s, markdown, english, known, preamble=preamble, title=heading, part=part)
+        records.append(record)
     records, footnotes = attach_footnotes(records, files, english, act=act)
     records, repeated = qualify_repeated(records, english)
     meta = DocMeta(
@@ -205,7 +208,15 @@ _PART_SUFFIX = re.compile(r"\s*\((\d+)/\d+\)$")
 
 
 def _section_record(
-    path: str, s: Section, markdown: str, english: bool, known: set[str], *, preamble: bool = False, title: str = ""
+    path: str,
+    s: Section,
+    markdown: str,
+    english: bool,
+    known: set[str],
+    *,
+    preamble: bool = False,
+    title: str = "",
+    part: str = "",
 ) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
@@ -221,6 +232,7 @@ def _section_record(
             known=known,
             preamble=preamble,
             title=title,
+            part=part,
         )
     )
     return SectionMeta(

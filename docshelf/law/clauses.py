@@ -30,6 +30,7 @@ def section_clauses(
     known: set[str] | None = None,
     preamble: bool = False,
     title: str = "",
+    part: str = "",
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
@@ -42,7 +43,9 @@ def section_clauses(
     this section's. ``preamble``: the section comes before an English act's first article, and its
     numbered paragraphs «(1)», «(2)» are the act's recitals («Recital 26»). ``title``: the heading of a
     section that has no number, when no other section is headed so: its list items are «‹title› item 2»
-    (««OWASP Core Projects» item 2»), as one cites a numbered list under an unnumbered heading.
+    (««OWASP Core Projects» item 2»), as one cites a numbered list under an unnumbered heading. ``part``:
+    the annex or appendix an unnumbered section sits in («Appendix C» for the sections after its heading),
+    whose letter its tables number («| C.1 | Verify …»).
     """
     kind = _kind(section_clause, english)
     titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
@@ -105,8 +108,15 @@ def section_clauses(
             closed.extend(row_ids)
             outline.known.update(c.id for c in row_ids)  # a series the table began goes on after it
             if kind != "law":
+                # «A» of an open «Annex A»: its table numbers «A.5.1»
+                parts = [section_clause, part, *(o.id for o in stack)]
+                annexes = frozenset(_atom(x) for x in parts if x.startswith(_PARTS))
                 points = tablerows.row_points(
-                    text, start, seen | outline.known | {outline.root}, english=kind in _ENGLISH
+                    text,
+                    start,
+                    seen | outline.known | {outline.root} | annexes,
+                    english=kind in _ENGLISH,
+                    annexes=annexes,
                 )
                 seen.update(c.id for c in points)
                 outline.known.update(_atom(c.id) for c in points)  # the document's later tables restate them

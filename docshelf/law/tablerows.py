@@ -83,11 +83,14 @@ def _statement_words(text: str) -> list[str]:
     return [w for w in text.split() if any(ch.islower() for ch in w) and not any(ch.isdigit() for ch in w)]
 
 
-def row_points(table: str, start: int, known: set[str], *, english: bool) -> list[Clause]:
+def row_points(table: str, start: int, known: set[str], *, english: bool, annexes: frozenset[str]) -> list[Clause]:
     """Rows that continue the document's numbered points in a table («| 3.4.3 | Track, review … |» after
-    3.4.2 in the text): a row whose first cell is a point of a known parent, with its statement after it,
-    is that point's clause — unless the point is already placed (a mapping table restating it)."""
-    out: list[Clause] = []
+    3.4.2 in the text; an annex's table of controls «| A.5.1.1 | Policies for … | Control: … |» under
+    «Annex A»): a row whose first cell is a point of a known parent — the text's, or a row above it —
+    with its statement after it, is that point's clause, down to the next row of its level or above;
+    unless the point is already placed (a mapping table restating it). A lettered point is one only in
+    the annex of its letter (``annexes``): «A.9.2.3» in a NIST appendix D maps ISO's control, not its own."""
+    found: list[tuple[str, int, int, int]] = []  # id, depth, row start, row end
     for row in re.finditer(r"[^\n]+", table):
         cells = [c.strip() for c in row.group(0).strip("|").split("|")]
         first = next((c for c in cells if c), "")
@@ -95,14 +98,20 @@ def row_points(table: str, start: int, known: set[str], *, english: bool) -> lis
         rest = " ".join(cells[cells.index(first) + 1 :]) + " " + first[label.length :] if label else ""
         if label is None or label.parent not in known or len(rest.split()) < _ROW_WORDS:
             continue
+        if not label.atom[:1].isdigit() and label.atom.split(".")[0] not in annexes:
+            continue
         cid = g.section_id(label.atom) if english else g.point_id(label.atom)
         if cid not in known and label.atom not in known:
             known.add(cid)
             known.add(label.atom)
-            out.append(Clause(cid, start + row.start(), start + row.end()))
+            found.append((cid, label.atom.count("."), start + row.start(), start + row.end()))
+    out: list[Clause] = []
+    for n, (cid, depth, a, b) in enumerate(found):
+        later = (other_a - 1 for _c, d, other_a, _b in found[n + 1 :] if d <= depth)
+        out.append(Clause(cid, a, max(b, next(later, found[-1][3]))))
     return out
 
 
-_POINT_STYLE = re.compile(r"n(?:\.n)+")
+_POINT_STYLE = re.compile(r"[XЯ]\.n(?:\.n)*|n(?:\.n)+")  # «3.4.3», «A.5.1.1», «А.2»: not a bare «1»
 _ROW_WORDS = 3  # words after a row's id that make the row its statement
 _SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
