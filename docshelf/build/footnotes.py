@@ -46,10 +46,8 @@ _PARAGRAPH = re.compile(rf" {re.escape(grammar.PARAGRAPH)} \d+$")
 _SEPARATOR = re.compile(r"^[-_—–]{8,}$")
 # A bare footnote mark: the number right after a word or its closing punctuation («authentication 22 for»,
 # «platforms.21», «[NISTCSF].2», a year's «of 2014.2 (CEA)»), never inside a number («1.1»).
-_BARE_MARK = (
-    r"(?:(?<=[^\W\d_]|\])|(?<=(?:[^\W\d_]|\])[.,;:)”\"’])|(?<=(?:19|20)\d\d[.,]))"
-    r"\s?(?P<mark>{n})(?=[\s.,;:)]|$)(?![.,]\d)"
-)
+MARK_AFTER = r"(?:(?<=[^\W\d_]|\])|(?<=(?:[^\W\d_]|\])[.,;:)”\"’])|(?<=(?:19|20)\d\d[.,]))"  # what a mark follows
+_BARE_MARK = MARK_AFTER.replace("{", "{{").replace("}", "}}") + r"\s?(?P<mark>{n})(?=[\s.,;:)]|$)(?![.,]\d)"
 
 
 @dataclass(frozen=True)

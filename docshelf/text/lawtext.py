@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from docshelf.build.footnotes import MARKS
+from docshelf.build.footnotes import MARK_AFTER, MARKS
 from docshelf.law import grammar
 from docshelf.law.clauses import blank_editorial
 from docshelf.records import Clause, SectionMeta
@@ -100,7 +100,7 @@ def marks_pattern(numbers: frozenset[str]) -> re.Pattern[str]:
 
     bare = either(m for m in numbers if not m.startswith("("))
     bracketed = either(m for m in numbers if m.startswith("("))
-    after_word = r"(?:^|(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)]))\s*"  # a quote's spacing may differ from the text's
+    after_word = rf"(?:^|{MARK_AFTER})\s*"  # as the build reads a mark; a quote's spacing may differ from the text's
     return re.compile(rf"(?:{after_word}(?:{bare})|(?:^|(?<=\S))\s*(?:{bracketed}))(?=[\s.,;:)]|$)")
 
 
