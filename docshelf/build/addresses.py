@@ -18,6 +18,7 @@ from typing import Any
 
 from docshelf.law.grammar import PART_PREFIXES
 from docshelf.law.numbering import BLOCK, CONTENTS_LINE, address_key, block_labels, full_label
+from docshelf.law.tablerows import POINT_STYLE, ROW_WORDS
 from docshelf.records import SectionMeta
 
 _SHOWN = 5
@@ -44,9 +45,9 @@ def _table_points(table: str, at: int, record: SectionMeta, placed: set[tuple[st
     for row in re.finditer(r"[^\n]+", table):
         cells = [c.strip() for c in row.group(0).strip("|").split("|")]
         first = next((c for c in cells if c), "")
-        label = next((x for x in block_labels(first) if _ROW_POINT.fullmatch(x.style)), None)
+        label = next((x for x in block_labels(first) if POINT_STYLE.fullmatch(x.style)), None)
         rest = " ".join(cells[cells.index(first) + 1 :]) if label else ""
-        if label is None or len(rest.split()) < _ROW_WORDS:
+        if label is None or len(rest.split()) < ROW_WORDS:
             continue
         a, b = at + row.start(), at + row.end()
         ok = any(a <= c.start < b for c in record.clauses) or address_key(label.atom)[-1:] in placed
@@ -62,10 +63,6 @@ def _own_letter(atom: str, record: SectionMeta, at: int) -> bool:
     letter = atom.split(".")[0]
     parts = [record.clause, *(c.id for c in record.clauses if c.start <= at < c.end)]
     return any(p.startswith(PART_PREFIXES) and p.split()[-1] == letter for p in parts)
-
-
-_ROW_POINT = re.compile(r"[XЯ]\.n(?:\.n)*|n(?:\.n)+")  # as ``law.tablerows`` reads a table's points
-_ROW_WORDS = 3
 
 
 def _inside_own_clause(record: SectionMeta, at: int, label: str) -> bool:

@@ -31,7 +31,7 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
             # The id's own row says what it is («PR.AC-4: Access permissions are managed …»); a cell
             # holding only an id («AC-2») or a list of them («CA-1, CA-6, PM-10; SP 800-37» in a mapping
             # table) refers to them and is no clause of its own.
-            if labels and len(_statement_words(cell[labels[0].length :])) < _ROW_WORDS:
+            if labels and len(_statement_words(cell[labels[0].length :])) < ROW_WORDS:
                 break
             if labels:  # from its own cell on: a group's cell before it («… (PO.1): Ensure …») is the group's
                 at = start + row.start() + m.start() + len(m.group(0)) - len(m.group(0).lstrip())
@@ -94,9 +94,9 @@ def row_points(table: str, start: int, known: set[str], *, english: bool, annexe
     for row in re.finditer(r"[^\n]+", table):
         cells = [c.strip() for c in row.group(0).strip("|").split("|")]
         first = next((c for c in cells if c), "")
-        label = next((r for r in numbering.read_label(first) if _POINT_STYLE.fullmatch(r.style)), None)
+        label = next((r for r in numbering.read_label(first) if POINT_STYLE.fullmatch(r.style)), None)
         rest = " ".join(cells[cells.index(first) + 1 :]) + " " + first[label.length :] if label else ""
-        if label is None or label.parent not in known or len(rest.split()) < _ROW_WORDS:
+        if label is None or label.parent not in known or len(rest.split()) < ROW_WORDS:
             continue
         if not label.atom[:1].isdigit() and label.atom.split(".")[0] not in annexes:
             continue
@@ -112,6 +112,6 @@ def row_points(table: str, start: int, known: set[str], *, english: bool, annexe
     return out
 
 
-_POINT_STYLE = re.compile(r"[XЯ]\.n(?:\.n)*|n(?:\.n)+")  # «3.4.3», «A.5.1.1», «А.2»: not a bare «1»
-_ROW_WORDS = 3  # words after a row's id that make the row its statement
+POINT_STYLE = re.compile(r"[XЯ]\.n(?:\.n)*|n(?:\.n)+")  # «3.4.3», «A.5.1.1», «А.2»: not a bare «1»
+ROW_WORDS = 3  # words after a row's id that make the row its statement
 _SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
