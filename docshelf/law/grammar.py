@@ -113,6 +113,10 @@ ITEM_PAREN = re.compile(rf"^({DECIMAL})\)\s")  # «2)» item
 LETTER_ITEM = re.compile(r"^([а-яё])\)\s")  # «а)» sub-item
 PART_NUMBER = re.compile(rf"^({DECIMAL})[.)]\s")  # either: the numbers a split piece covers
 TOP_PART = re.compile(r"^\d+\.\s")  # «3.» but not «3.1.»: where a long article may be cut
+# «Annex A A.5.1.1», «прил. A п. A.5.1.1»: an annex named before a label that already carries its letter.
+OWN_ANNEX = re.compile(
+    r"^(?:annex|appendix|прил\.?|приложени[еяи])\s+([A-ZА-Я])\s*,?\s+(?=(?:control\s+|п\.\s*|пункт\s+)?\1\.\d)", re.I
+)
 ITEM = "item"  # a numbered list item in an English clause id: «§4.2 item 5.b», ««References» item 2»
 # A group named by its title and its id in brackets: «Prepare the Organization (PO)», «Asset Management
 # (ID.AM): The data …» — the id of a series whose members («PO.1», «ID.AM-1») the group holds.

@@ -127,11 +127,6 @@ def _tree_key(clause: str) -> tuple[str, ...]:
     return tuple(p for p in parts if not (p.isalpha() and len(p) > 1 and not numbering.roman_value(p)))
 
 
-_OWN_ANNEX = re.compile(
-    r"^(?:annex|appendix|прил\.?|приложени[еяи])\s+([A-ZА-Я])\s*,?\s+(?=(?:control\s+|п\.\s*|пункт\s+)?\1\.\d)", re.I
-)
-
-
 def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     """Clauses named by the label path a citation spells, in whatever words and brackets it wraps it
     («§ 11.10(a)», «4.2(11)», «item 5.b», «A.9.2.3», «пп. 1 подп. «г» п. 5.1.2»): (targets, ids).
@@ -140,7 +135,7 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     A path matches a clause whose own path is the same (read either way round: Russian citations name
     the innermost part first) or, when no clause has it whole, ends with it. Several ids: ambiguous.
     """
-    rest = _OWN_ANNEX.sub("", rest.strip())  # «Annex A A.5.1.1»: the annex its label already names
+    rest = grammar.OWN_ANNEX.sub("", rest.strip())  # «Annex A A.5.1.1»: the annex its label already names
     names = {form for p in doc_parts(meta) for form in name_forms(p)}
     words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
     words = [w for w in words if w.casefold().strip(".,;:") not in names]
