@@ -508,3 +508,15 @@ def test_a_numbered_list_under_an_unnumbered_heading_is_cited_by_the_heading_and
     )
     with pytest.raises(CitationError, match=r"its items are «OWASP Core Projects» item 1, .* item 5\."):
         fetch_ref(corpus_shelf, "OWASP ASVS 4.0.3 OWASP Core Projects item 9")
+
+
+def test_an_annex_lettered_in_latin_in_a_russian_text_numbers_its_table(corpus_shelf: Path) -> None:
+    """The Russian ASVS 4.0.3 heads «Приложение C: Требования к верификации IoT» with a Latin C: it is «прил. C»
+    (not a bare «прил.»), and the rows of its table «| C.2 | Убедитесь, что … |» are its points «п. C.2»."""
+    from docshelf.text.verify import verify_quote
+
+    quote = "Убедитесь, что криптографические ключи и сертификаты уникальны для каждого отдельного устройства"
+    for ref in ("OWASP ASVS 4.0.3 (ru) п. C.2", "OWASP ASVS 4.0.3 (ru) прил. C п. C.2", "OWASP ASVS 4.0.3 (ru) C.2"):
+        got = verify_quote(corpus_shelf, quote, ref)
+        assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "OWASP ASVS 4.0.3 (ru) п. C.2"), ref
+    assert verify_quote(corpus_shelf, quote, "OWASP ASVS 4.0.3 (ru) п. C.3").verdict == "wrong_clause"

@@ -29,7 +29,9 @@ def _spaced(word: str) -> str:
 _ORDINALS = "ПЕРВЫЙ|ВТОРОЙ|ТРЕТИЙ|ЧЕТВЕРТЫЙ|ЧЕТВЁРТЫЙ|ПЯТЫЙ|ШЕСТОЙ|СЕДЬМОЙ|ВОСЬМОЙ|ДЕВЯТЫЙ|ДЕСЯТЫЙ"
 ARTICLE_NUMBER = r"\d+(?:\.\d+)*(?:-\d+)?"  # «10.2-1», «15.1», «7»
 ANNEX_NUMBER = r"\d+(?:\.\d+)?"  # «Приложение N 1.2»
-ANNEX_LETTER = r"(?-i:[А-ЕЖИК-НП-УФ-ЩЭ-Я])(?![\w-])"  # ГОСТ annexes «Приложение А (обязательное)», no З Й О Ч Ъ Ы Ь
+# ГОСТ annexes «Приложение А (обязательное)» (no З Й О Ч Ъ Ы Ь), or a Latin letter in a translated standard
+# («Приложение C: Требования …» of ASVS in Russian, «прил. A» of an ISO/IEC standard)
+ANNEX_LETTER = r"(?-i:[А-ЕЖИК-НП-УФ-ЩЭ-ЯA-HJ-Z])(?![\w-])"
 DECIMAL = r"\d+(?:\.\d+)*"  # «29.3.2», «4.2.1»
 SECTION_NUMBER = r"(?:[A-Z]\.)?\d+(?:\.\d+)*"  # RFC and standard sections, appendix subsections «A.1»
 
@@ -56,7 +58,7 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind(
         "prilozhenie",
         10,
-        re.compile(rf"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*({ANNEX_NUMBER}|{ANNEX_LETTER}))?(?=\s|$|\.)"),
+        re.compile(rf"^(?:Приложение|ПРИЛОЖЕНИЕ)(?:\s+(?:N|№)?\s*({ANNEX_NUMBER}|{ANNEX_LETTER}))?(?=\s|$|\.|:)"),
         "прил.",
     ),
     # «Appendix F.1. Multiple Networks» (RFC 4271): a section of an appendix, cited «§F.1».
