@@ -89,6 +89,9 @@ def without(text: str, name: str) -> str:
     if at is None:
         return text
     start, end = text_pieces[at].start, text_pieces[at + len(name_pieces) - 1].end
+    closing = name[len(name.rstrip(')»”"')) :]  # «… 4.0.3 (ru)»: the bracket the name closes goes with it
+    if closing and text[end:].startswith(closing):
+        end += len(closing)
     sign = re.search(r"(?:№|\bN)\s*$", text[:start])
     return text[: sign.start() if sign else start] + " " + text[end:]
 
