@@ -18,7 +18,7 @@ from typing import Any
 
 from docshelf.law.grammar import PART_PREFIXES
 from docshelf.law.numbering import BLOCK, CONTENTS_LINE, address_key, block_labels, full_label
-from docshelf.law.tablerows import POINT_STYLE, ROW_WORDS
+from docshelf.law.tablerows import ROW_WORDS, row_point
 from docshelf.records import SectionMeta
 
 _SHOWN = 5
@@ -43,12 +43,10 @@ def _table_points(table: str, at: int, record: SectionMeta, placed: set[tuple[st
     series («| AC-1 | Access Control Policy | NFO |») are another document's in a mapping table: not counted."""
     out: list[tuple[bool, str]] = []
     for row in re.finditer(r"[^\n]+", table):
-        cells = [c.strip() for c in row.group(0).strip("|").split("|")]
-        first = next((c for c in cells if c), "")
-        label = next((x for x in block_labels(first) if POINT_STYLE.fullmatch(x.style)), None)
-        rest = " ".join(cells[cells.index(first) + 1 :]) if label else ""
-        if label is None or len(rest.split()) < ROW_WORDS:
+        point = row_point(row.group(0), read=block_labels)
+        if point is None or len(point[1].split()) < ROW_WORDS:
             continue
+        label = point[0]
         a, b = at + row.start(), at + row.end()
         ok = any(a <= c.start < b for c in record.clauses) or address_key(label.atom)[-1:] in placed
         if ok or _own_letter(label.atom, record, at):

@@ -7,6 +7,7 @@ spans out.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from docshelf.law import grammar as g
 from docshelf.law import numbering
@@ -92,11 +93,11 @@ def row_points(table: str, start: int, known: set[str], *, english: bool, annexe
     the annex of its letter (``annexes``): «A.9.2.3» in a NIST appendix D maps ISO's control, not its own."""
     found: list[tuple[str, int, int, int]] = []  # id, depth, row start, row end
     for row in re.finditer(r"[^\n]+", table):
-        cells = [c.strip() for c in row.group(0).strip("|").split("|")]
-        first = next((c for c in cells if c), "")
-        label = next((r for r in numbering.read_label(first) if POINT_STYLE.fullmatch(r.style)), None)
-        rest = " ".join(cells[cells.index(first) + 1 :]) + " " + first[label.length :] if label else ""
-        if label is None or label.parent not in known or len(rest.split()) < ROW_WORDS:
+        point = row_point(row.group(0))
+        if point is None:
+            continue
+        label, after, own = point
+        if label.parent not in known or len(f"{after} {own}".split()) < ROW_WORDS:
             continue
         if not label.atom[:1].isdigit() and label.atom.split(".")[0] not in annexes:
             continue
@@ -110,6 +111,19 @@ def row_points(table: str, start: int, known: set[str], *, english: bool, annexe
         later = (other_a - 1 for _c, d, other_a, _b in found[n + 1 :] if d <= depth)
         out.append(Clause(cid, a, max(b, next(later, found[-1][3]))))
     return out
+
+
+def row_point(
+    row: str, read: Callable[[str], list[numbering.Label]] = numbering.read_label
+) -> tuple[numbering.Label, str, str] | None:
+    """The numbered point a table row prints in its first cell («| A.5.1.1 | Policies … |»): its label, the
+    text of the cells after it, and the rest of its own cell; None for a row that opens with no point."""
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    first = next((c for c in cells if c), "")
+    label = next((x for x in read(first) if POINT_STYLE.fullmatch(x.style)), None)
+    if label is None:
+        return None
+    return label, " ".join(cells[cells.index(first) + 1 :]), first[label.length :]
 
 
 POINT_STYLE = re.compile(r"[XЯ]\.n(?:\.n)*|n(?:\.n)+")  # «3.4.3», «A.5.1.1», «А.2»: not a bare «1»
