@@ -10,7 +10,7 @@ drawings and words.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,10 +159,14 @@ def band_table(rule: HeaderRule, words: Sequence[Word], bottom_margin: float) ->
 
 
 def find_band_tables(
-    page: Any, words: Sequence[Word], taken: Sequence[tuple[float, float, float, float]]
+    page: Any,
+    drawings: Sequence[dict[str, Any]],
+    words: Callable[[], Sequence[Word]],
+    taken: Sequence[tuple[float, float, float, float]],
 ) -> list[BandTable]:
-    """Tables of one page ruled only under their header, outside the ``taken`` boxes (ruled tables)."""
-    rules = header_rules(page.get_cdrawings())
+    """Tables of one page ruled only under their header, outside the ``taken`` boxes (ruled tables).
+    ``words`` is called only when a header rule is drawn: most pages have none."""
+    rules = header_rules(drawings)
     if not rules:
         return []
     bottom = page.rect.height * 0.93
@@ -170,6 +174,6 @@ def find_band_tables(
     for rule in rules:
         if any(b[1] - 1 <= rule.y <= b[3] + 1 for b in taken) or any(t.bbox[1] <= rule.y <= t.bbox[3] for t in out):
             continue
-        if (table := band_table(rule, words, bottom)) is not None:
+        if (table := band_table(rule, words(), bottom)) is not None:
             out.append(table)
     return out

@@ -8,9 +8,10 @@ verticals that actually cross it, so merged cells stay one cell (its text in its
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import Any
 
 _TOL = 2.0  # points: rules this close are the same line or touch
 _THIN = 3.0  # a filled rectangle thinner than this is a drawn rule
@@ -191,10 +192,10 @@ def _row(xs: list[float], vs: list[_Rule], top: float, bottom: float) -> list[Bo
     return row
 
 
-def find_grids(page: object) -> list[Grid]:
-    """Ruled tables on a PDF page, top to bottom."""
+def find_grids(page: object, drawings: Sequence[dict[str, Any]]) -> list[Grid]:
+    """Ruled tables on a PDF page (its ``get_cdrawings()``), top to bottom."""
     rect = page.rect  # type: ignore[attr-defined]
-    rules = _rules(page.get_cdrawings(), rect.width, rect.height)  # type: ignore[attr-defined]
+    rules = _rules(drawings, rect.width, rect.height)
     if len(rules) < 5:
         return []
     grids = [g for comp in _components(rules) if (g := _grid(comp)) is not None]

@@ -36,6 +36,7 @@ _SUPERSCRIPT_FLAG = 1
 _MARGIN = 0.07  # share of the page height treated as header/footer zone
 # A broken ToUnicode map gives tokens like «На8<5=>ва=85»: letters glued to symbols inside a word.
 _GARBLED = re.compile(r"[^\W\d_][<>@=?;$!^|~]+[^\W_]|\d[<>@=?;$!^|~]+[^\W\d_]")
+_SYMBOL_RUN = re.compile(r"[<>@=?;$!^|~]+")
 _PLAIN_WORD = re.compile(r"^[(\"«]?[A-Za-zА-Яа-яЁё]{2,}[)\"».,;:]?$")
 _ART = re.compile(r"[+|]-{2,}|-{2,}[+|]|\|.*\|.*\||\+\s*\+")
 _TOC_LINE = re.compile(r"(?:\.{3,}|\s)\d{1,4}$")
@@ -319,6 +320,8 @@ def garbled_share(text: str) -> float:
 
 
 def _garbled_share(lines: list[str]) -> float:
+    if not _may_be_garbled("\n".join(lines)):
+        return 0.0
     tokens = [t for ln in lines for t in ln.split() if len(t) > 2]
     if len(tokens) < 20:
         return 0.0
@@ -327,6 +330,20 @@ def _garbled_share(lines: list[str]) -> float:
         return 0.0
     bad = sum(1 for t in tokens if _GARBLED.search(t))
     return bad / len(tokens)
+
+
+def _may_be_garbled(text: str) -> bool:
+    """Whether any token of ``text`` can match ``_GARBLED``: a run of its symbols between a letter and a
+    letter or digit, or between a digit and a letter. Scanning the symbol runs is far cheaper than
+    trying the pattern at every letter of a page, and most pages have none."""
+    for run in _SYMBOL_RUN.finditer(text):
+        start, end = run.span()
+        before, after = text[start - 1 : start], text[end : end + 1]
+        if not (before.isalnum() and after.isalnum()):
+            continue
+        if not before.isdecimal() or not after.isdecimal():
+            return True
+    return False
 
 
 def _body_size(pages: list[list[_Line]]) -> float:

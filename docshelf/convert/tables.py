@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,16 +65,19 @@ def _frame(rows: list[list[str | None]]) -> bool:
 def find_tables(page: object) -> list[PageTable]:
     """Tables of one PDF page as table blocks, with their bounding boxes: ruled grids, and tables
     ruled only under their header row (``bands``)."""
-    grids = find_grids(page)
+    # The drawings are read once for both finders; the words (a second text extraction) only when a
+    # grid or a header rule needs them — most pages draw neither.
+    drawings = page.get_cdrawings()  # type: ignore[attr-defined]
+    grids = find_grids(page, drawings)
     pno = page.number + 1  # type: ignore[attr-defined]
-    words = page.get_text("words")  # type: ignore[attr-defined]
+    words = functools.cache(lambda: page.get_text("words"))  # type: ignore[attr-defined]
     found = []
     for grid in grids:
-        rows = [[_cell_text(words, box) for box in row] for row in grid.rows]
+        rows = [[_cell_text(words(), box) for box in row] for row in grid.rows]
         rows = [r for r in rows if any((c or "").strip() for c in r)]
         if len(rows) < 2 or _frame(rows):
             continue
         found.append(PageTable(grid.bbox, Block(text=markdown_table(rows), page=pno, kind="table")))
-    for band in find_band_tables(page, words, [t.bbox for t in found]):
+    for band in find_band_tables(page, drawings, words, [t.bbox for t in found]):
         found.append(PageTable(band.bbox, Block(text=markdown_table(band.rows), page=pno, kind="table")))
     return sorted(found, key=lambda t: t.bbox[1])
