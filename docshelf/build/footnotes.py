@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from docshelf.build.addresses import contents_page
 from docshelf.law import grammar, numbering
@@ -203,6 +204,11 @@ def _in_runs(notes: list[_Note]) -> list[_Note]:
     return sorted(keep, key=lambda x: (x.section, x.start))
 
 
+@lru_cache(maxsize=1024)
+def _bare_mark(number: int) -> re.Pattern[str]:
+    return re.compile(_BARE_MARK.format(n=number))
+
+
 def _mark(
     records: Sequence[SectionMeta],
     files: dict[str, str],
@@ -216,7 +222,7 @@ def _mark(
     ``glued``: the document's marks so far touch their word («provenance5»), so a glued one is looked
     for first — a number after a space there is a name's («Example 5», «Security Experts 8»)."""
     if not (note.angle or note.bracket):
-        bare = re.compile(_BARE_MARK.format(n=note.number))
+        bare = _bare_mark(note.number)
         for only_glued in (True, False) if glued else (False,):
             for n, text, lo, hi in _windows(records, files, note, after):
                 for found in bare.finditer(text, lo, hi):
@@ -268,7 +274,7 @@ def _nearest_glued(
     records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
 ) -> tuple[int, int, int] | None:
     """(section, start, end) of the last mark «1» glued to its word between the last mark and the note."""
-    bare = re.compile(_BARE_MARK.format(n=note.number))
+    bare = _bare_mark(note.number)
     for n, text, lo, hi in reversed(list(_windows(records, files, note, after))):
         glued = [m for m in bare.finditer(text, lo, hi) if _glued(text, m.start("mark"))]
         if glued:

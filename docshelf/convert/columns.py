@@ -70,13 +70,13 @@ def _tabular(row: VisualRow) -> bool:
     return len(row.cells) >= 2 and not any(_LEADER.search(c.text) for c in row.cells)
 
 
-def _run_end(rows: Sequence[VisualRow], start: int) -> int:
+def _run_end(rows: Sequence[VisualRow], tabular: Sequence[bool], start: int) -> int:
     """One past the last row of the run that starts at ``start``: tabular rows, with single-cell rows
     between them (wrapped cells) as long as another tabular row follows."""
     end = start
     k = start
     while k < len(rows):
-        if _tabular(rows[k]):
+        if tabular[k]:
             end = k + 1
         elif len(rows[k].cells) != 1:
             break
@@ -89,13 +89,15 @@ def _run_end(rows: Sequence[VisualRow], start: int) -> int:
 def find_tables(rows: Sequence[VisualRow]) -> list[Table]:
     """Runs of rows that form unruled tables, with their cells."""
     out: list[Table] = []
+    # Read once per row: a run that is no table is tried again from each of its rows.
+    tabular = [_tabular(r) for r in rows]
     i = 0
     while i < len(rows):
-        if not _tabular(rows[i]):
+        if not tabular[i]:
             i += 1
             continue
-        end = _run_end(rows, i)
-        table = _table(rows, i, end)
+        end = _run_end(rows, tabular, i)
+        table = _table(rows, tabular, i, end)
         if table is None:
             i += 1
             continue
@@ -104,10 +106,12 @@ def find_tables(rows: Sequence[VisualRow]) -> list[Table]:
     return out
 
 
-def _table(rows: Sequence[VisualRow], start: int, end: int) -> Table | None:
+def _table(rows: Sequence[VisualRow], tabular: Sequence[bool], start: int, end: int) -> Table | None:
     run = rows[start:end]
+    if sum(tabular[start:end]) < _MIN_ROWS:
+        return None
     columns = _columns(run)
-    if len(columns) < 2 or sum(1 for r in run if _tabular(r)) < _MIN_ROWS:
+    if len(columns) < 2:
         return None
     cells: list[list[str]] = []
     last = start
@@ -123,13 +127,13 @@ def _table(rows: Sequence[VisualRow], start: int, end: int) -> Table | None:
             assert k is not None  # _fits checked it
             line[k] = c.text.strip()
         numbered = bool(line[0]) and _ID_CELL.match(line[0]) is not None  # «3.10.4»: a row of its own
-        new_row = (n in padded or numbered) if padded else _tabular(row)
+        new_row = (n in padded or numbered) if padded else tabular[start + n]
         if new_row or not cells:
             cells.append(line)
         else:  # a wrapped cell: its words continue the cells above
             cells[-1] = [f"{a} {b}".strip() for a, b in zip(cells[-1], line, strict=True)]
         last = start + n + 1
-    if sum(1 for r in rows[start:last] if _tabular(r)) < _MIN_ROWS or _contents_page(cells) or _list(cells):
+    if sum(tabular[start:last]) < _MIN_ROWS or _contents_page(cells) or _list(cells):
         return None
     return Table(start, last, cells)
 

@@ -211,7 +211,7 @@ def _page_lines(
             if not spans:
                 continue
             x0, y0, x1, y1 = line["bbox"]
-            if _inside_any((x0, y0, x1, y1), table_boxes):
+            if table_boxes and _inside_any((x0, y0, x1, y1), table_boxes):
                 continue
             text = ""
             for span in spans:
@@ -355,10 +355,13 @@ def _body_size(pages: list[list[_Line]]) -> float:
 
 
 def _main_font(spans: list[dict[str, Any]]) -> str:
-    chars: Counter[str] = Counter()
+    if len(spans) == 1:  # most lines
+        return str(spans[0]["font"]).split("+")[-1]
+    chars: dict[str, int] = {}
     for span in spans:
-        chars[str(span["font"]).split("+")[-1]] += len(str(span["text"]).strip())
-    return chars.most_common(1)[0][0] if chars else ""
+        font = str(span["font"]).split("+")[-1]
+        chars[font] = chars.get(font, 0) + len(str(span["text"]).strip())
+    return max(chars, key=chars.__getitem__) if chars else ""  # the first of equals, as most_common gives
 
 
 def _mark_accents(pages: list[list[_Line]], body_size: float) -> None:
@@ -483,7 +486,8 @@ def _left_margin(lines: list[_Line], page_width: float) -> Margin:
 
 def _is_art(ln: _Line) -> bool:
     """A line of an ASCII figure or a preformatted table (RFCs): kept line by line, never reflowed."""
-    return bool(_ART.search(ln.text))
+    text = ln.text
+    return ("|" in text or "+" in text) and _ART.search(text) is not None  # every figure line has one of them
 
 
 def _split_run_in(ln: _Line) -> list[_Line]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,13 +37,24 @@ def _cell(value: str | None) -> str:
     return "<br>".join(p for p in lines if p).replace("|", "\\|")
 
 
-def _cell_text(words: list[tuple[Any, ...]], box: tuple[float, float, float, float] | None) -> str | None:
+class _Words:
+    """A page's words by the height of their centres, so that a cell looks only at its own rows."""
+
+    def __init__(self, words: Sequence[tuple[Any, ...]]) -> None:
+        placed = sorted((((w[1] + w[3]) / 2, (w[0] + w[2]) / 2, n) for n, w in enumerate(words)))
+        self.words, self.ys, self.placed = words, [p[0] for p in placed], placed
+
+    def in_box(self, box: tuple[float, float, float, float]) -> list[tuple[Any, ...]]:
+        x0, y0, x1, y1 = box
+        lo, hi = bisect.bisect_left(self.ys, y0), bisect.bisect_right(self.ys, y1)
+        return [self.words[n] for _y, x, n in self.placed[lo:hi] if x0 <= x <= x1]
+
+
+def _cell_text(words: _Words, box: tuple[float, float, float, float] | None) -> str | None:
     """The words whose centre lies in ``box``, in reading order; wrapped lines joined by a space."""
     if box is None:
         return None
-    x0, y0, x1, y1 = box
-    inside = [w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
-    return join_words(sorted(inside, key=lambda w: (w[5], w[6], w[7])))  # block, line, word number
+    return join_words(sorted(words.in_box(box), key=lambda w: (w[5], w[6], w[7])))  # block, line, word number
 
 
 _FRAME_WORDS = 150  # a cell holding this much running text…
@@ -72,8 +84,10 @@ def find_tables(page: object) -> list[PageTable]:
     pno = page.number + 1  # type: ignore[attr-defined]
     words = functools.cache(lambda: page.get_text("words"))  # type: ignore[attr-defined]
     found = []
+    placed = _Words(words()) if grids else None
     for grid in grids:
-        rows = [[_cell_text(words(), box) for box in row] for row in grid.rows]
+        assert placed is not None
+        rows = [[_cell_text(placed, box) for box in row] for row in grid.rows]
         rows = [r for r in rows if any((c or "").strip() for c in r)]
         if len(rows) < 2 or _frame(rows):
             continue

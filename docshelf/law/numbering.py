@@ -336,6 +336,12 @@ _SENTENCE_START = (
 )
 
 
+@lru_cache(maxsize=4096)
+def _run_in_pattern(after: str, label: str) -> re.Pattern[str]:
+    """Compiled once per label: a long document asks for thousands, more than ``re``'s own cache keeps."""
+    return re.compile(rf"{after}{re.escape(label)}\s+(?=[A-ZА-ЯЁ«\"(])")
+
+
 def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
     """Labels of ``first``'s series run into the same block after it («1. Resolution 2. Validation …»,
     «(a) … paper. (b) This part …»): each successor in order, after a space, with text after it."""
@@ -345,7 +351,7 @@ def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
     # bare mention («as in 3.4.3 for») does not.
     after = _SENTENCE_START if _EXPLICIT.fullmatch(first.style) else r"(?<=\s)"
     while (nxt := successor(label)) is not None:
-        m = re.compile(rf"{after}{re.escape(nxt.text)}\s+(?=[A-ZА-ЯЁ«\"(])").search(text, at)
+        m = _run_in_pattern(after, nxt.text).search(text, at)
         if m is None:
             break
         out.append((m.start(), nxt))
