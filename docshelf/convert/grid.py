@@ -8,6 +8,7 @@ verticals that actually cross it, so merged cells stay one cell (its text in its
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -86,16 +87,25 @@ def _shading_inside_shading(drawings: list[dict[str, object]]) -> set[tuple[int,
     for boxes in by_fill.values():
         if len(boxes) > _MAX_SHADES:
             continue
+        # Only a larger box can hold another: each box is compared with the larger ones alone (cells
+        # shaded alike, all of one size, compare with none).
+        boxes = sorted(boxes, key=lambda key: -_area(key[1]))
+        areas = [-_area(key[1]) for key in boxes]
         for key in boxes:
-            if any(other is not key and _inside(key[1], other[1]) for other in boxes):
+            larger = boxes[: bisect.bisect_left(areas, -_area(key[1]))]
+            if any(_inside(key[1], other[1]) for other in larger):
                 hidden.add(key)
     return hidden
+
+
+def _area(box: tuple[float, ...]) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     """Whether box ``a`` lies within the larger box ``b``."""
     within = b[0] - _TOL <= a[0] and b[1] - _TOL <= a[1] and a[2] <= b[2] + _TOL and a[3] <= b[3] + _TOL
-    return within and (b[2] - b[0]) * (b[3] - b[1]) > (a[2] - a[0]) * (a[3] - a[1])
+    return within and _area(b) > _area(a)
 
 
 def _merge(rules: list[_Rule]) -> list[_Rule]:

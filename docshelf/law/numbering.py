@@ -336,10 +336,19 @@ _SENTENCE_START = (
 )
 
 
-@lru_cache(maxsize=4096)
-def _run_in_pattern(after: str, label: str) -> re.Pattern[str]:
-    """Compiled once per label: a long document asks for thousands, more than ``re``'s own cache keeps."""
-    return re.compile(rf"{after}{re.escape(label)}\s+(?=[A-ZА-ЯЁ«\"(])")
+_BEFORE_RUN_IN = {pattern: re.compile(pattern) for pattern in (_SENTENCE_START, r"(?<=\s)")}
+_RUN_IN_FOLLOW = re.compile(r"\s+(?=[A-ZА-ЯЁ«\"(])")
+
+
+def _find_run_in(text: str, label: str, before: re.Pattern[str], at: int) -> tuple[int, int] | None:
+    """(start, end) of the first ``label`` from ``at`` on where ``before`` holds and spaces and a capital
+    follow — what one pattern per label would find, without compiling thousands of them."""
+    start = text.find(label, at)
+    while start >= 0:
+        if before.match(text, start) and (follow := _RUN_IN_FOLLOW.match(text, start + len(label))):
+            return start, follow.end()
+        start = text.find(label, start + 1)
+    return None
 
 
 def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
@@ -349,13 +358,13 @@ def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
     at, label = first.length, first
     # A numbered requirement run into the one before starts a sentence («… integrity. 3.4.3 Track …»); a
     # bare mention («as in 3.4.3 for») does not.
-    after = _SENTENCE_START if _EXPLICIT.fullmatch(first.style) else r"(?<=\s)"
+    before = _BEFORE_RUN_IN[_SENTENCE_START if _EXPLICIT.fullmatch(first.style) else r"(?<=\s)"]
     while (nxt := successor(label)) is not None:
-        m = _run_in_pattern(after, nxt.text).search(text, at)
-        if m is None:
+        found = _find_run_in(text, nxt.text, before, at)
+        if found is None:
             break
-        out.append((m.start(), nxt))
-        at, label = m.end(), nxt
+        out.append((found[0], nxt))
+        at, label = found[1], nxt
     return out
 
 
