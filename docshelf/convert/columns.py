@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import chain, pairwise
 
 _MIN_ROWS = 3  # fewer rows of two or more cells: a line with a wide gap, not a table
 _LEADER = re.compile(r"(?:\.\s?){4,}")  # contents leaders «.....» or «. . . .»
@@ -44,9 +44,15 @@ class Table:
     rows: list[list[str]]  # the cells, the first row is the header
 
 
-def _columns(rows: Sequence[VisualRow]) -> list[tuple[float, float]]:
-    """x-intervals of the columns: the union of overlapping cells of the rows with two or more cells."""
-    spans = sorted((c.x0, c.x1) for r in rows if len(r.cells) >= 2 for c in r.cells)
+def _spans(row: VisualRow) -> list[tuple[float, float]]:
+    """The x-intervals a row gives the columns: its cells', when it has two or more."""
+    return [(c.x0, c.x1) for c in row.cells] if len(row.cells) >= 2 else []
+
+
+def _columns(rows: Sequence[list[tuple[float, float]]]) -> list[tuple[float, float]]:
+    """x-intervals of the columns: the union of overlapping cells of the rows with two or more cells
+    (each row given by its ``_spans``)."""
+    spans = sorted(chain.from_iterable(rows))
     out: list[tuple[float, float]] = []
     for a, b in spans:
         if out and a <= out[-1][1]:
@@ -91,13 +97,14 @@ def find_tables(rows: Sequence[VisualRow]) -> list[Table]:
     out: list[Table] = []
     # Read once per row: a run that is no table is tried again from each of its rows.
     tabular = [_tabular(r) for r in rows]
+    spans = [_spans(r) for r in rows]
     i = 0
     while i < len(rows):
         if not tabular[i]:
             i += 1
             continue
         end = _run_end(rows, tabular, i)
-        table = _table(rows, tabular, i, end)
+        table = _table(rows, tabular, spans, i, end)
         if table is None:
             i += 1
             continue
@@ -106,11 +113,17 @@ def find_tables(rows: Sequence[VisualRow]) -> list[Table]:
     return out
 
 
-def _table(rows: Sequence[VisualRow], tabular: Sequence[bool], start: int, end: int) -> Table | None:
+def _table(
+    rows: Sequence[VisualRow],
+    tabular: Sequence[bool],
+    spans: Sequence[list[tuple[float, float]]],
+    start: int,
+    end: int,
+) -> Table | None:
     run = rows[start:end]
     if sum(tabular[start:end]) < _MIN_ROWS:
         return None
-    columns = _columns(run)
+    columns = _columns(spans[start:end])
     if len(columns) < 2:
         return None
     cells: list[list[str]] = []
