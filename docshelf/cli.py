@@ -94,7 +94,7 @@ def add(
     from docshelf.cliprogress import progress
     from docshelf.law import editions
     from docshelf.shelf import store as shelf
-    from docshelf.text import encoder
+    from docshelf.text.cachepaths import vector_store
 
     dates = {k: editions.parse_date(v).isoformat() for k, v in (("adopted", adopted), ("valid_from", valid_from),
              ("valid_to", valid_to)) if v}  # fmt: skip
@@ -120,8 +120,13 @@ def add(
     with progress() as say:
         docs = shelf.add(root, list(sources), opts, branch=branch, commit=not no_commit, update=update,
                          progress=say)  # fmt: skip
-    if encoder.wanted(root) and encoder.store_path(root).exists():  # this shelf reranks by meaning
-        click.echo("meaning vectors: run `docshelf embed` for the new sections (until then search says so)", err=True)
+    if vector_store(root).exists():
+        from docshelf.text import encoder  # the search stack, imported only where vectors are kept
+
+        if encoder.wanted(root):  # this shelf reranks by meaning
+            click.echo(
+                "meaning vectors: run `docshelf embed` for the new sections (until then search says so)", err=True
+            )
     if as_json:
         rows = [{"id": d.id, "entry": d.entry_path, "sections": len(d.meta.section_data),
                  "quality": dict(d.meta.quality or {})} for d in docs]  # fmt: skip

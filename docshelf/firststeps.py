@@ -123,7 +123,7 @@ _EXTRA_MODULES = {
 
 def _shelf(root: Path) -> list[Finding]:
     from docshelf.shelf import check, gitrepo
-    from docshelf.text.indexcache import INDEX_DIR
+    from docshelf.text.cachepaths import INDEX_DIR
 
     try:
         gitrepo.require_repo(root)

@@ -21,6 +21,7 @@ from docshelf.shelf import gitrepo
 from docshelf.shelf import store as shelf
 from docshelf.text import indexcache, ranking, search
 from docshelf.text.buildqueue import BuildQueue
+from docshelf.text.cachepaths import INDEX_DIR
 from docshelf.text.sections import is_apparatus
 
 
@@ -122,7 +123,7 @@ def test_the_cache_keeps_a_bounded_number_of_indexes(two: Path, monkeypatch: pyt
         (two / "README.md").write_text(f"edit {n}\n", encoding="utf-8")
         commits.append(gitrepo.commit(two, f"Edit {n}"))
         search.search(two, "оператор", at=commits[-1])
-    kept = sorted(p.name for p in (two / indexcache.INDEX_DIR).glob("search-*.sqlite"))
+    kept = sorted(p.name for p in (two / INDEX_DIR).glob("search-*.sqlite"))
     assert kept == sorted(f"search-{c}.sqlite" for c in commits[-2:])
 
 

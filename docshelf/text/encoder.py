@@ -39,6 +39,7 @@ from typing import Any
 
 from docshelf.errors import DocShelfError
 from docshelf.text import indexcache, models
+from docshelf.text.cachepaths import VECTOR_STORE, vector_store
 from docshelf.text.searchindex import Ranked, SearchIndex
 from docshelf.text.sections import read_sections
 
@@ -48,7 +49,7 @@ RERANK_ROWS = 40  # word-ranked rows reordered (≈ 30 hits once copies fold)
 WEIGHT = 0.8  # λ: the share of the meaning in the reordered score
 CROSS_ROWS = 20  # rows a cross-encoder endpoint scores (each is sent whole, up to CROSS_CHARS)
 CROSS_CHARS = 2000
-STORE = "vectors.sqlite"
+STORE = VECTOR_STORE
 _DIM = 384  # the bundled model's; a store records every other model's
 _lock = threading.Lock()  # the engine is one C object: one call at a time
 
@@ -145,7 +146,7 @@ def text_key(text: str) -> str:
 
 
 def store_path(root: Path) -> Path:
-    return root.resolve() / indexcache.INDEX_DIR / STORE
+    return vector_store(root)
 
 
 class VectorStore:

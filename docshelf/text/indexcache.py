@@ -33,10 +33,10 @@ from docshelf.shelf import gitrepo
 from docshelf.text import searchindex as ix
 from docshelf.text import synonyms
 from docshelf.text.buildqueue import BUILDS
+from docshelf.text.cachepaths import INDEX_DIR
 from docshelf.text.fts5index import Fts5Index
 from docshelf.text.sections import is_meta, read_documents, read_shelf
 
-INDEX_DIR = ".docshelf"
 KEEP_INDEXES = 4
 MAX_CACHE_BYTES = 2 * 1024**3
 DERIVE_MAX_SHARE = 0.3  # re-index at most this share of the documents; more changed: a full build

@@ -67,7 +67,8 @@ from docshelf.text import (
     synonyms,
 )
 from docshelf.text.analyzer import STOPWORDS, query_tokens
-from docshelf.text.indexcache import INDEX_DIR, index_path, open_index
+from docshelf.text.cachepaths import INDEX_DIR
+from docshelf.text.indexcache import index_path, open_index
 from docshelf.text.normalize import normalize_text
 from docshelf.text.searchindex import KeyRow, Ranked, Scope, SearchIndex, Stored
 from docshelf.text.searchtext import describe
