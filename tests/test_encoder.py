@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -170,3 +173,31 @@ def test_prune_keeps_only_the_commits_texts(labour: Path) -> None:
     assert (store.has(kept), store.has(old)) == (kept, set())
     store.close()
     assert gone == len(old)
+
+
+_OMP_THREADS = """
+import ctypes
+from docshelf.text import encoder
+encoder.passages(["проверка"])  # loads the engine
+print(ctypes.CDLL("libgomp.so.1").omp_get_max_threads())
+"""
+
+
+@needs_encoder
+@pytest.mark.parametrize(("setting", "expected"), [(None, 1), ("2", 2)])
+def test_the_bundled_model_runs_on_the_threads_it_is_given(setting: str | None, expected: int) -> None:
+    """One thread a process unless DOCSHELF_ENCODER_THREADS says more: `embed --jobs N` then takes N cores,
+    not N × every core (the engine's OpenMP default)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", encoder.THREADS_ENV)}
+    if setting is not None:
+        env[encoder.THREADS_ENV] = setting
+    out = subprocess.run([sys.executable, "-c", _OMP_THREADS], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [str(expected)]
+
+
+def test_a_thread_count_that_is_no_number_is_refused_with_what_to_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(encoder.THREADS_ENV, "all")
+    with pytest.raises(DocShelfError, match="whole number"):
+        encoder.threads()
+    monkeypatch.setenv(encoder.THREADS_ENV, "3")
+    assert encoder.threads() == 3
