@@ -1,6 +1,7 @@
-"""Costs that must stay flat as a shelf grows: one ``add`` and one ``fetch``, on an empty and a large shelf.
+"""Costs that must stay flat as a shelf grows: one ``add``, one ``fetch`` and one ``read_index``, on a small and a
+large shelf.
 
-For each shelf size (default 0 and 1,000 documents, generated Markdown regulations of 25 points
+For each shelf size (default 30 and 1,000 documents, generated Markdown regulations of 25 points
 each, added in one bulk commit), in one run:
 
 * ``add``: CPU of ``docshelf add`` of one new document as a user runs it (a fresh process; CPU of
@@ -11,9 +12,11 @@ each, added in one bulk commit), in one run:
   includes the SDK client validating fetch's structured result against its output schema, work
   ping does not cause), and the server's own mean time per call from its ``/metrics`` histogram.
   Ratios fetch/ping per size.
+* ``read_index``: the root index and up to 20 subindexes spread over the shelf, in the same session: client
+  p50 and the server's mean per call, against the smallest shelf (target: within 1.2×).
 
-    python bench/shelf.py                    # sizes 0 and 1000
-    python bench/shelf.py --sizes 0 300 --repeat 3
+    python bench/shelf.py                    # sizes 30 and 1000
+    python bench/shelf.py --sizes 0 30 --repeat 1 --fetch-calls 20   # a quick run
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ def library_add(root: Path, path: Path) -> float:
     return float(out.stdout.strip())
 
 
-async def fetch_vs_ping(root: Path, calls: int) -> tuple[float, float, float, float]:
+async def fetch_vs_ping(root: Path, calls: int) -> tuple[float, float, float, float, float, float]:
     metrics = Metrics()
     server = create_server(root, pin=Pin.at(root), audit=None, metrics=metrics)
 
@@ -121,7 +124,7 @@ async def fetch_vs_ping(root: Path, calls: int) -> tuple[float, float, float, fl
     def served(tool: str) -> tuple[float, float]:
         """(seconds, calls) the server's histogram holds for ``tool``."""
         sample = metrics.registry.get_sample_value
-        labels = {"tool": tool}
+        labels = {"tool": "other" if tool == "ping" else tool}  # the metrics name only the product's tools
         total, count = sample("docshelf_call_seconds_sum", labels), sample("docshelf_call_seconds_count", labels)
         return total or 0.0, count or 0.0
 
@@ -129,14 +132,23 @@ async def fetch_vs_ping(root: Path, calls: int) -> tuple[float, float, float, fl
     sections = [p for p in gitrepo.list_files(root, sha, "docs") if p.endswith(".md") and "subindex" not in p]
     step = max(1, len(sections) // calls)
     spread = sections[::step][:calls]
-    timings: dict[str, list[float]] = {"ping": [], "fetch": []}
+    subindexes = [p for p in gitrepo.list_files(root, sha, "docs") if p.endswith("/subindex.md")]
+    pages = [{"path": "index.md"}, *({"path": p} for p in subindexes[:: max(1, len(subindexes) // 20)])]
+    timings: dict[str, list[float]] = {"ping": [], "fetch": [], "read_index": []}
+    tools = ("fetch", "ping", "read_index")
     async with Client(server) as client:
         await client.list_tools()
         await client.call_tool("fetch", {"path": spread[0]})  # the commit's maps are built once, here
         await client.call_tool("ping", {})
-        warm = {tool: served(tool) for tool in ("fetch", "ping")}  # timed calls only, from here on
+        for page in pages:
+            await client.call_tool("read_index", page)
+        warm = {tool: served(tool) for tool in tools}  # timed calls only, from here on
         for n in range(calls):
-            for tool, args in (("ping", {}), ("fetch", {"path": spread[n % len(spread)]})):
+            for tool, args in (
+                ("ping", {}),
+                ("fetch", {"path": spread[n % len(spread)]}),
+                ("read_index", pages[n % len(pages)]),
+            ):
                 t = time.perf_counter()
                 res: Any = await client.call_tool(tool, args)
                 timings[tool].append(time.perf_counter() - t)
@@ -147,12 +159,13 @@ async def fetch_vs_ping(root: Path, calls: int) -> tuple[float, float, float, fl
         return (total - warm[tool][0]) / (count - warm[tool][1]) * 1000
 
     client_ms = statistics.median(timings["fetch"]) * 1000, statistics.median(timings["ping"]) * 1000
-    return (*client_ms, served_ms("fetch"), served_ms("ping"))
+    index_ms = statistics.median(timings["read_index"]) * 1000
+    return (*client_ms, served_ms("fetch"), served_ms("ping"), index_ms, served_ms("read_index"))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", type=int, nargs="+", default=[0, 1000])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[30, 1000])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--fetch-calls", type=int, default=300)
     args = ap.parse_args()
@@ -177,11 +190,25 @@ def main() -> None:
     print()
     print("| documents | client p50 fetch / ping ms | ratio | server mean fetch / ping ms | ratio |")
     print("|---:|---:|---:|---:|---:|")
-    for size, _cli, _lib, fetch_ms, ping_ms, served_fetch, served_ping in rows:
+    for size, _cli, _lib, fetch_ms, ping_ms, served_fetch, served_ping, _ix, _sx in rows:
         print(
             f"| {size} | {fetch_ms:.2f} / {ping_ms:.2f} | {fetch_ms / ping_ms:.2f} |"
             f" {served_fetch:.2f} / {served_ping:.2f} | {served_fetch / served_ping:.2f} |"
         )
+    print()
+    first_ix, first_sx = rows[0][7], rows[0][8]
+    print(f"| documents | read_index client p50 ms | × {rows[0][0]} docs | server mean ms | × {rows[0][0]} docs |")
+    print("|---:|---:|---:|---:|---:|")
+    for size, *_rest, index_ms, served_index in rows:
+        print(
+            f"| {size} | {index_ms:.2f} | {index_ms / first_ix:.2f} | {served_index:.2f} | "
+            f"{served_index / first_sx:.2f} |"
+        )
+    last = rows[-1]
+    print(
+        f"\nflat in shelf size (target within 1.2x between {rows[0][0]} and {last[0]} documents): add "
+        f"{last[1] / cli0:.2f}x (library {last[2] / lib0:.2f}x), read_index served {last[8] / first_sx:.2f}x"
+    )
 
 
 if __name__ == "__main__":
