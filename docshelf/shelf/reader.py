@@ -34,11 +34,24 @@ def metas_at(root: Path, commit: str) -> tuple[DocMeta, ...]:
     return tuple(DocMeta.loads(files[p]) for p in sorted(files))
 
 
-def _statuses(metas: tuple[DocMeta, ...], ids: set[str] | None, as_of: date | None) -> list[dict[str, str]]:
-    """Edition statuses a model must see next to the index: every document that is not plainly in force."""
+@lru_cache(maxsize=32)
+def _dated_metas(root: Path, commit: str) -> tuple[DocMeta, ...]:
+    """The metas of one commit that record an edition (most record none): all a status can come from."""
+    return tuple(m for m in metas_at(root, commit) if has_edition(m))
+
+
+@lru_cache(maxsize=1024)
+def _related_ids(root: Path, commit: str, folder: str) -> frozenset[str]:
+    """The documents a subindex folder shows, once per commit and folder (not a scan of every meta a call)."""
+    return frozenset(m.id for m in metas_at(root, commit) if _related(folder, m.entry))
+
+
+def _statuses(metas: tuple[DocMeta, ...], ids: frozenset[str] | None, as_of: date | None) -> list[dict[str, str]]:
+    """Edition statuses a model must see next to the index: every document that is not plainly in force.
+    ``metas``: the commit's metas that record an edition (``_dated_metas``)."""
     out = []
     for meta in metas:
-        if (ids is None or meta.id in ids) and has_edition(meta):
+        if ids is None or meta.id in ids:
             st = meta_status(meta, as_of)
             if not st.in_force or st.valid_to:
                 out.append({"id": meta.id, "status": st.code, "label": st.label, "entry": meta.entry})
@@ -83,16 +96,14 @@ def read_index(root: Path, path: str = "index.md", at: str | None = None, *, as_
             commit=commit,
         )
     text = _read(root, rel, commit).decode("utf-8")
-    metas = metas_at(root, commit)
-    folder = posixpath.dirname(rel)
-    ids = None if rel == "index.md" else {m.id for m in metas if _related(folder, m.entry)}
+    ids = None if rel == "index.md" else _related_ids(root, commit, posixpath.dirname(rel))
     return IndexPage(
         commit=commit,
         path=rel,
         text=text,
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         as_of=(as_of or date.today()).isoformat(),
-        statuses=_statuses(metas, ids, as_of),
+        statuses=_statuses(_dated_metas(root, commit), ids, as_of),
     )
 
 

@@ -1,0 +1,43 @@
+"""Costs that must not grow with the shelf: work done once per commit is not redone per call (counted, not timed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf.build.pipeline import DocOptions
+from docshelf.law import editions
+from docshelf.shelf import reader
+from docshelf.shelf import store as shelf
+
+
+def _regulation(folder: Path, n: int) -> Path:
+    points = "\n\n".join(f"{k}. Работник обязан соблюдать правило {n}-{k}." for k in range(1, 4))
+    path = folder / f"reg-{n}.md"
+    path.write_text(f"# Положение № {n} о порядке работы\n\n## 1. Общие положения\n\n{points}\n", encoding="utf-8")
+    return path
+
+
+def test_read_index_looks_at_every_meta_once_per_commit_not_once_per_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = shelf.init(tmp_path / "shelf", name="Flat")
+    src = tmp_path / "src"
+    src.mkdir()
+    docs = shelf.add(root, [_regulation(src, n) for n in range(6)], DocOptions(source="", category="acts"))
+    looked: list[str] = []
+    real = editions.has_edition
+
+    def counted(meta: object) -> bool:
+        looked.append(getattr(meta, "id", ""))
+        return real(meta)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "has_edition", counted)
+    reader.read_index(root)
+    first = len(looked)
+    assert first == len(docs)  # the first call of a commit reads every meta once
+    for _ in range(5):
+        reader.read_index(root)
+        reader.read_index(root, docs[0].entry_path if docs[0].entry_path.endswith("subindex.md") else "index.md")
+    assert len(looked) == first  # later calls of the same commit read none again
