@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
+# Range pages of a big category: docs/<category>/_pages/<level>-<n>/subindex.md (build.toc writes them).
+CATEGORY_PAGES = "_pages"
 _SECTION_KEYS = frozenset(("path", "title", "clause", "part", "groups", "pages", "bytes", "tokens", "clauses", "gist"))
 _DOC_KEYS = frozenset(
     (

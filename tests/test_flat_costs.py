@@ -41,3 +41,27 @@ def test_read_index_looks_at_every_meta_once_per_commit_not_once_per_call(
         reader.read_index(root)
         reader.read_index(root, docs[0].entry_path if docs[0].entry_path.endswith("subindex.md") else "index.md")
     assert len(looked) == first  # later calls of the same commit read none again
+
+
+def test_a_big_category_reads_in_pages_of_a_budget_and_its_range_pages_go_when_it_shrinks(tmp_path: Path) -> None:
+    from docshelf.build import tocpages
+    from docshelf.shelf import check
+
+    root = shelf.init(tmp_path / "shelf", name="Big")
+    src = tmp_path / "src"
+    src.mkdir()
+    quiet = lambda _m: None  # noqa: E731
+    docs = shelf.add(
+        root, [_regulation(src, n) for n in range(65)], DocOptions(source="", category="acts"), progress=quiet
+    )
+    ranges = sorted(p.relative_to(root).as_posix() for p in (root / "docs/acts/_pages").rglob("subindex.md"))
+    assert len(ranges) == 2
+    category = reader.read_index(root, "docs/acts/subindex.md")
+    assert all(f"]({'/' + r})" in category.text for r in ranges)
+    for rel in ranges:
+        listed = reader.read_index(root, rel).text
+        assert sum(ln.startswith("- [") for ln in listed.splitlines()) <= tocpages.MAX_ENTRIES
+    assert check.check(root) == []
+    shelf.remove(root, [d.id for d in docs[:10]], progress=quiet)
+    assert not (root / "docs/acts/_pages").exists() or not list((root / "docs/acts/_pages").rglob("*.md"))
+    assert check.check(root) == []

@@ -80,10 +80,33 @@ def test_long_document_gets_a_page_per_chapter() -> None:
 def test_big_category_gets_its_own_page() -> None:
     metas = [replace(_meta(2, 0, doc_id=f"{i}-ФЗ", category="laws"), entry=f"docs/laws/d{i}.md") for i in range(70)]
     pages = toc.render_indexes("Полка", "x", metas)
-    assert set(pages) == {"index.md", "docs/laws/subindex.md"}
+    # 70 entries are more than a page lists: the category's page links two range pages (60 + 10 documents, ids
+    # sorted as text).
+    ranges = ["docs/laws/_pages/1-1/subindex.md", "docs/laws/_pages/1-2/subindex.md"]
+    assert set(pages) == {"index.md", "docs/laws/subindex.md", *ranges}
     assert "- [laws: 70 documents](docs/laws/subindex.md)" in pages["index.md"]
     assert "[up](/index.md)" in pages["docs/laws/subindex.md"]
-    assert "- [Закон](/docs/laws/d5.md): 5-ФЗ" in pages["docs/laws/subindex.md"]
+    assert (
+        "- [0-ФЗ … 62-ФЗ](/docs/laws/_pages/1-1/subindex.md): 60 documents" in pages["docs/laws/subindex.md"]
+    )  # ids sorted as text
+    assert "- [Закон](/docs/laws/d5.md): 5-ФЗ" in pages[ranges[0]]
+
+
+def test_a_category_over_a_pages_budget_is_listed_by_ranges_of_ids_on_pages_of_their_own() -> None:
+    metas = [
+        replace(_meta(2, 0, doc_id=f"{i:04d}-ФЗ", category="laws"), entry=f"docs/laws/d{i}.md") for i in range(4000)
+    ]
+    pages = toc.render_indexes("Полка", "x", metas)
+    ranges = {p for p in pages if "/_pages/" in p}
+    listed = [ln for p in ranges for ln in pages[p].splitlines() if "](/docs/laws/d" in ln]
+    assert sorted(listed) == sorted({ln for ln in listed}) and len(listed) == 4000  # every document once
+    assert all(sum(ln.startswith("- [") for ln in t.splitlines()) <= tocpages.MAX_ENTRIES for t in pages.values())
+    assert all(len(t.encode("utf-8")) <= tocpages.PAGE_BYTES for t in pages.values())
+    top = pages["docs/laws/subindex.md"]  # 4000 documents: ranges of ranges, the top page still one screen
+    assert "> 4000 documents of Полка" in top and "](/docs/laws/_pages/2-" in top
+    first = next(p for p in sorted(ranges) if p.startswith("docs/laws/_pages/1-"))
+    assert pages[first].splitlines()[2].startswith("> 0000-ФЗ … 00")
+    assert "[up](/docs/laws/subindex.md)" in pages[first]
 
 
 def test_long_generated_law_is_balanced_and_healthy(tmp_path: Path, gen_dir: Path) -> None:

@@ -22,6 +22,7 @@ from docshelf.build.tocpages import (
     CONTENTS_BYTES,
     MAX_ENTRIES,
     MIN_GIST_BYTES,
+    PAGE_BYTES,
     Child,
     Item,
     Line,
@@ -34,7 +35,7 @@ from docshelf.build.tocpages import (
 )
 from docshelf.law.editions import edition_facts
 from docshelf.law.grammar import HEADINGS
-from docshelf.records import DocMeta, SectionMeta
+from docshelf.records import CATEGORY_PAGES, DocMeta, SectionMeta
 
 
 def _size(tokens: int, size_bytes: int) -> str:
@@ -263,11 +264,57 @@ def render_indexes(name: str, description: str, metas: Sequence[DocMeta]) -> dic
         else:
             path = f"docs/{cat}/subindex.md"
             lines.append(f"- [{cat}: {len(docs)} documents]({path}): open the category's own index")
-            body = [f"# {cat}", "", f"> {len(docs)} documents of {name} · [up]({link('index.md')})", ""]
-            pages[path] = page(body + [_doc_line(m, absolute=True) for m in docs])
+            entries = [_Listed(_doc_line(m, absolute=True), m.id, m.id, 1) for m in docs]
+            pages.update(_category_pages(f"docs/{cat}", cat, f"documents of {name}", entries))
         lines.append("")
     pages["index.md"] = page(lines)
     return pages
+
+
+@dataclass(frozen=True)
+class _Listed:
+    """A line of a category page: a document's, or a range page's (the ids it runs from and to)."""
+
+    line: str
+    first: str
+    last: str
+    documents: int
+
+
+def _category_pages(folder: str, cat: str, what: str, entries: list[_Listed], level: int = 1) -> dict[str, str]:
+    """A category's page; over a page's budget (entries or bytes), its documents go onto range pages of
+    consecutive ids that it links instead («152-ФЗ … 58-ФЗ: 60 documents»), ranges of ranges as far as
+    needed, so that no page a model reads grows with the shelf."""
+    top = f"{folder}/subindex.md"
+    total = sum(e.documents for e in entries)
+
+    def head(summary: str, up: str) -> list[str]:
+        return [f"# {cat}", "", f"> {summary} · [up]({link(up)})", ""]
+
+    whole = page(head(f"{total} {what}", "index.md") + [e.line for e in entries])
+    if len(entries) <= MAX_ENTRIES and len(whole.encode("utf-8")) <= PAGE_BYTES:
+        return {top: whole}
+    chunks: list[list[_Listed]] = [[]]
+    room = PAGE_BYTES - 512  # the page's heading lines
+    used = 0
+    for e in entries:
+        size = len(e.line.encode("utf-8")) + 1
+        if chunks[-1] and (len(chunks[-1]) >= MAX_ENTRIES or used + size > room):
+            chunks.append([])
+            used = 0
+        chunks[-1].append(e)
+        used += size
+    pages: dict[str, str] = {}
+    ranges = []
+    width = len(str(len(chunks)))
+    for k, chunk in enumerate(chunks, start=1):
+        path = f"{folder}/{CATEGORY_PAGES}/{level}-{k:0{width}d}/subindex.md"
+        n = sum(e.documents for e in chunk)
+        summary = f"{chunk[0].first} … {chunk[-1].last}: {n} of {total} {what}"
+        pages[path] = page(head(summary, top) + [e.line for e in chunk])
+        line = f"- [{chunk[0].first} … {chunk[-1].last}]({link(path)}): {n} documents"
+        ranges.append(_Listed(line, chunk[0].first, chunk[-1].last, n))
+    return pages | _category_pages(folder, cat, what, ranges, level + 1)
 
 
 def render_index(name: str, description: str, metas: Sequence[DocMeta]) -> str:

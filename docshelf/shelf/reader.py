@@ -19,7 +19,7 @@ from urllib.parse import unquote
 from docshelf.errors import PathOutsideShelfError, SectionNotFoundError
 from docshelf.law.editions import fetch_warning, has_edition, meta_status
 from docshelf.model import DEFAULT_MAX_CHARS
-from docshelf.records import DocMeta, SectionMeta
+from docshelf.records import CATEGORY_PAGES, DocMeta, SectionMeta
 from docshelf.results import FetchResult, IndexPage
 from docshelf.shelf import gitrepo
 
@@ -143,7 +143,9 @@ def _read(root: Path, rel: str, commit: str) -> bytes:
 
 
 def _related(folder: str, entry: str) -> bool:
-    """A subindex folder shows a document: its own, one of its chapter pages, or its category page."""
+    """A subindex folder shows a document: its own, one of its chapter pages, or its category page (a range
+    page of a big category counts as the category's: the statuses shown are only those of its links)."""
+    folder = folder.split(f"/{CATEGORY_PAGES}/", 1)[0]
     home = posixpath.dirname(entry)
     return folder == home or folder.startswith(home + "/") or entry.startswith(folder + "/")
 

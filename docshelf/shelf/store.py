@@ -25,7 +25,7 @@ from docshelf.build import toc
 from docshelf.build.pipeline import BuiltDoc, DocOptions, build_document, sha256
 from docshelf.errors import ConversionError, DocShelfError, DuplicateIdError, ShelfError
 from docshelf.law.editions import check_relations
-from docshelf.records import DocMeta
+from docshelf.records import CATEGORY_PAGES, DocMeta
 from docshelf.shelf import files, gitrepo
 from docshelf.shelf.config import CONFIG_FILE, ShelfConfig, load
 
@@ -293,6 +293,12 @@ def _write_index(stage: Stage, config: ShelfConfig) -> None:
     for old in sorted({f"docs/{m.category}/subindex.md" for m in stage.base}):
         if old not in pages and stage.exists(old) and _is_category_page(stage, old):
             stage.remove(old)
+    for cat in sorted({m.category for m in stage.base}):  # range pages of a category that has fewer now
+        ranges = stage.root / "docs" / cat / CATEGORY_PAGES
+        for found in sorted(ranges.rglob("subindex.md")) if ranges.is_dir() else []:
+            rel = found.relative_to(stage.root).as_posix()
+            if rel not in pages and stage.exists(rel):
+                stage.remove(rel)
     for rel, text in pages.items():
         stage.write(rel, text)
 
