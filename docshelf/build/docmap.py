@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from docshelf.build.completeness import ContentsEntry
 from docshelf.law.grammar import HEADINGS
@@ -41,6 +42,7 @@ _NUMBER_WORDS = {
 _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=65536)
 def key(text: str) -> str:
     """Letters and digits only, case-folded: how a map entry and a body line are compared.
 

@@ -37,6 +37,8 @@ from docshelf.records import Clause, DocMeta, SectionMeta, SourceFile
 
 _LATIN = re.compile(r"[A-Za-z]")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+_LATIN_RUN = re.compile(r"[A-Za-z]+")
+_CYRILLIC_RUN = re.compile(r"[А-Яа-яЁё]+")
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,9 @@ def sha256(data: bytes) -> str:
 
 def approx_tokens(text: str) -> int:
     """A tokenizer-free estimate: ~3.2 characters per token for Russian, ~4 for English."""
-    cyr = len(_CYRILLIC.findall(text[:20000]))
-    lat = len(_LATIN.findall(text[:20000]))
+    head = text[:20000]
+    cyr = sum(map(len, _CYRILLIC_RUN.findall(head)))  # letters counted by runs: a list of words, not of letters
+    lat = sum(map(len, _LATIN_RUN.findall(head)))
     per_token = 3.2 if cyr >= lat else 4.0
     return max(1, round(len(text) / per_token))
 

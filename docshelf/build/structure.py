@@ -40,7 +40,9 @@ class Heading:
 
 def plain(text: str) -> str:
     """Heading text without Markdown emphasis and with single spaces."""
-    return " ".join(_MARKUP.sub("", text).split())
+    if "*" in text or "_" in text:  # every emphasis mark is one of them; most blocks have none
+        text = _MARKUP.sub("", text)
+    return " ".join(text.split())
 
 
 def _match(block: Block) -> tuple[str, int, str] | None:
