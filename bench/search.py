@@ -1,7 +1,7 @@
 """Search: DocShelf vs a plain FTS5 ``unicode61`` OR index vs ``grep -i``, side by side in one run.
 
-Two shelves: the real corpus (../shared/corpus, converted with ``shelf.add``) and a generated shelf
-of 100,000 Russian clauses. For each engine: index build time, query latency p50/p95 (and, on the
+Two shelves: the real corpus (../shared/corpus, converted with ``shelf.add``) and a big shelf of
+100,000 sections. For each engine: index build time, query latency p50/p95 (and, on the
 generated shelf, the ratio to the plain FTS5 query measured in the same run) and, on the corpus,
 quality on bench/search_queries.jsonl (dev and holdout) and bench/search_queries_fresh*.jsonl (fresh, fresh2, fresh3)
 per kind and split. On the generated shelf also: identifiers
@@ -12,8 +12,10 @@ given in wall seconds (they write files).
 
 The generated shelf is written straight into a Git repository in the shelf layout with valid
 metas (``shelf.add`` of 100k sections would take an hour and measure conversion, not search). Its
-text comes from an order-2 word Markov chain trained on the corpus's Russian sections (seeded, so
-deterministic), with article, item and measure identifiers mixed in.
+sections are cut from the corpus's own text: a real section's title and one to five real paragraphs
+drawn from the whole corpus (seeded, so deterministic; ``--text real``, the default). ``--text markov``
+gives the older prose of an order-2 word Markov chain over the Russian sections, with article, item and
+measure identifiers mixed in, which flatters the engine (its words are fewer and evenly spread).
 
     python bench/search.py                      # both shelves, 100,000 generated clauses
     python bench/search.py --clauses 2000 --spans 100
@@ -141,19 +143,26 @@ def _clause_text(rng: random.Random, chain: dict[tuple[str, str], list[str]], st
 
 
 class Generator:
-    """Seeded generated documents of 100 sections each, written in the shelf layout."""
+    """Seeded generated documents of 100 sections each, written in the shelf layout; their words from an
+    order-2 Markov chain over the corpus's Russian sections (``--text markov``)."""
 
     def __init__(self, texts: list[str], seed: int = 20_000) -> None:
         self.rng = random.Random(seed)
         self.chain = _chain(texts)
         self.starts = sorted(k for k in self.chain if k[0].isalpha() and len(k[0]) > 3)
 
+    def title(self) -> str:
+        return _sentence(self.rng, self.chain, self.starts)[:80].rsplit(" ", 1)[0]
+
+    def body(self) -> str:
+        return _clause_text(self.rng, self.chain, self.starts)
+
     def document(self, root: Path, d: int, sections_n: int, edition: str = "") -> None:
         base = f"docs/generated/g{d:04d}"
         sections = []
         for n in range(1, sections_n + 1):
-            title = f"Статья {n}. " + _sentence(self.rng, self.chain, self.starts)[:80].rsplit(" ", 1)[0]
-            text = f"# {title}\n\n{_clause_text(self.rng, self.chain, self.starts)}{edition}\n"
+            title = f"Статья {n}. {self.title()}"
+            text = f"# {title}\n\n{self.body()}{edition}\n"
             path = f"{base}/{n:03d}-st-{n}.md"
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_text(text, encoding="utf-8")
@@ -162,6 +171,28 @@ class Generator:
         meta = {"id": f"{d + 1}-ГЕН", "title": f"Сгенерированный закон {d + 1}", "edition": {}}
         meta |= {"category": "generated", "entry": f"{base}/subindex.md", "language": "ru", "sections": sections}
         (root / f"{base}.meta.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+
+_OWN_NUMBER = re.compile(r"^(?:(?:Статья|Article|Section|§)\s+)?[\w.()-]*\d[\w.()-]*\.?\s+", re.IGNORECASE)
+
+
+class RealText(Generator):
+    """Sections cut from the corpus's own text (``--text real``, the default): each is a real section's
+    title and one to five real paragraphs drawn from the whole corpus (Russian and English), so the words,
+    their frequencies and the lengths are those of real documents, and no two sections are one text (copies
+    would be folded by search and measure that instead)."""
+
+    def __init__(self, texts: list[str], titles: list[str], seed: int = 20_000) -> None:
+        self.rng = random.Random(seed)
+        said = ("\n".join(ln for ln in t.splitlines() if not ln.startswith((">", "#"))) for t in texts)
+        self.paragraphs = [p.strip() for t in said for p in t.split("\n\n") if 5 <= len(p.split()) and len(p) <= 1500]
+        self.titles = [_OWN_NUMBER.sub("", t).strip() or t for t in titles if t.strip()]
+
+    def title(self) -> str:
+        return self.rng.choice(self.titles)[:120]
+
+    def body(self) -> str:
+        return "\n\n".join(self.rng.choice(self.paragraphs) for _ in range(self.rng.randint(1, 5)))
 
 
 def synthetic_shelf(dest: Path, clauses: int, gen: Generator) -> Path:
@@ -478,6 +509,12 @@ def main() -> None:
     ap.add_argument("--spans", type=int, default=300, help="random word runs timed per shelf")
     ap.add_argument("--skip-corpus", action="store_true", help="only the generated shelf")
     ap.add_argument("--generated", type=Path, metavar="DIR", help="keep the generated shelf in DIR; reuse it if there")
+    ap.add_argument(
+        "--text",
+        choices=["real", "markov"],
+        default="real",
+        help="the big shelf's sections: real corpus paragraphs (default) or Markov-chain prose",
+    )
     args = ap.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"{CORPUS} is absent: the corpus shelf and the labelled queries need it.")
@@ -494,7 +531,11 @@ def main() -> None:
             asked = [q["query"] for q in labelled()]
             table, engines = speed_table("Corpus shelf", root, tmp, asked + spans(rows, args.spans))
             out += [*table, "", *quality_table(root, engines), ""]
-        gen = Generator([r.text for r in rows if "ru-regulations" in r.path]) if not reuse else None
+        gen: Generator | None = None
+        if not reuse and args.text == "markov":
+            gen = Generator([r.text for r in rows if "ru-regulations" in r.path])
+        elif not reuse:
+            gen = RealText([r.text for r in rows], [r.title for r in rows])
         big, gen_cpu = _generated_shelf(kept, tmp, args.clauses, gen)
         gen_rows = search.read_sections(big, gitrepo.resolve(big))
         ids = [f"ст. {n}" for n in range(1, 11)] + [f"УПД.{n}" for n in range(1, 11)]
