@@ -84,9 +84,8 @@ def find_tables(page: object) -> list[PageTable]:
     pno = page.number + 1  # type: ignore[attr-defined]
     words = functools.cache(lambda: page.get_text("words"))  # type: ignore[attr-defined]
     found = []
-    placed = _Words(words()) if grids else None
+    placed = _Words(words() if grids else ())
     for grid in grids:
-        assert placed is not None
         rows = [[_cell_text(placed, box) for box in row] for row in grid.rows]
         rows = [r for r in rows if any((c or "").strip() for c in r)]
         if len(rows) < 2 or _frame(rows):
