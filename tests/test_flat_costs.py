@@ -65,3 +65,27 @@ def test_a_big_category_reads_in_pages_of_a_budget_and_its_range_pages_go_when_i
     shelf.remove(root, [d.id for d in docs[:10]], progress=quiet)
     assert not (root / "docs/acts/_pages").exists() or not list((root / "docs/acts/_pages").rglob("*.md"))
     assert check.check(root) == []
+
+
+def test_the_shelfs_names_are_read_once_per_commit_for_queries_naming_acts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.text import docmentions, search
+
+    root = shelf.init(tmp_path / "shelf", name="Acts")
+    src = tmp_path / "src"
+    src.mkdir()
+    shelf.add(root, [_regulation(src, n) for n in range(3)], DocOptions(source="", category="acts"))
+    made: list[int] = []
+    real = docmentions.ShelfNames.of
+
+    def counted(docs: object, titles: object) -> docmentions.ShelfNames:
+        made.append(1)
+        return real(docs, titles)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(docmentions.ShelfNames, "of", counted)
+    first = search.search(root, "приказ ФСТЭК № 117 о хранении сведений")
+    assert "No document" in first.note  # the act is not on the shelf, and the note says so
+    for query in ("указ 250 о правилах", "приказ № 117 работник", "закон 999-ФЗ правило"):
+        assert "No document" in search.search(root, query).note
+    assert len(made) == 1  # every document's names and titles were read for the first of them only

@@ -63,9 +63,37 @@ class SaidDocuments:
         return out
 
 
-def read_query(query: str, docs: Sequence[DocInfo], titles: Callable[[], Sequence[str]]) -> SaidDocuments:
-    """The documents ``query`` names; ``titles`` (every document's title) is read only when it names an act."""
-    missing = absent_acts(query, docs, titles()) if names_an_act(query) else []  # the common case reads no list
+@dataclass(frozen=True)
+class ShelfNames:
+    """What «is this act on the shelf?» asks of every document, read once per commit (``of``), not per query:
+    the codes the documents' ids and titles name, and the pieces of every name by each piece it holds."""
+
+    codes: frozenset[str]
+    by_piece: dict[str, list[tuple[docnames.Piece, ...]]]
+
+    @classmethod
+    def of(cls, docs: Sequence[DocInfo], titles: Sequence[str]) -> ShelfNames:
+        names = [*(d.doc_key for d in docs), *map(normalize_text, titles)]
+        codes = frozenset(code for name in names for code in _codes_in(name))
+        by_piece: dict[str, list[tuple[docnames.Piece, ...]]] = {}
+        for name in dict.fromkeys(n for d in docs for n in (d.names or (d.doc_id,))):
+            held = docnames.pieces(name)
+            for text in dict.fromkeys(p.text for p in held):
+                by_piece.setdefault(text, []).append(held)
+        return cls(codes, by_piece)
+
+    def number_named(self, number: str) -> bool:
+        """``docnames.number_named`` over every document's names: only the names holding its first piece."""
+        wanted = docnames.pieces(number)
+        return bool(wanted) and any(
+            docnames.find(wanted, held) is not None for held in self.by_piece.get(wanted[0].text, ())
+        )
+
+
+def read_query(query: str, docs: Sequence[DocInfo], shelf: Callable[[], ShelfNames]) -> SaidDocuments:
+    """The documents ``query`` names; ``shelf`` (the commit's :class:`ShelfNames`) is asked for only when the
+    query names an act."""
+    missing = absent_acts(query, shelf()) if names_an_act(query) else []  # the common case reads no list
     return SaidDocuments(mentions(query, docs), missing)
 
 
@@ -128,22 +156,20 @@ def names_an_act(query: str) -> bool:
     return bool(_ACT.search(norm) or _ACT_ID.search(norm) or _CODE.search(norm))
 
 
-def absent_acts(query: str, docs: Sequence[DocInfo], titles: Sequence[str] = ()) -> list[tuple[str, str]]:
+def absent_acts(query: str, shelf: ShelfNames) -> list[tuple[str, str]]:
     """``(as written, its number)`` for each act the query names by number that no document of the shelf is;
     ``(its id, as named)`` for a code or the Constitution that no document's id or title names."""
     norm = normalize_text(query)
-    names = [*(d.doc_key for d in docs), *map(normalize_text, titles)]
-    every = [n for d in docs for n in (d.names or (d.doc_id,))]
     found = [(m.group(0), m["number"]) for m in _ACT.finditer(norm)]
     found += [(m.group(0), m.group(0)) for m in _ACT_ID.finditer(norm) if not any(m.group(0) in f[0] for f in found)]
     out = []
     for text, number in found:
-        if not docnames.number_named(number, every):
+        if not shelf.number_named(number):
             out.append((_as_written(query, text), number))
     for m in _CODE.finditer(norm):  # a code is named by words, not a number: all of them stand for it
         code = _CODE_OF[m.group(0)]
         # on the shelf under its id, or under any id with its name in the title (an id chosen at `add`)
-        if not any(code in _codes_in(name) for name in names):
+        if code not in shelf.codes:
             out.append((code, m.group(0)))
     return out
 

@@ -47,6 +47,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,7 @@ __all__ = [
     "describe",
     "index_path",
     "open_index",
+    "prepare",
     "read_sections",
     "search",
 ]
@@ -185,6 +187,17 @@ class _Ranking:
     meaning: str
 
 
+def prepare(root: Path, commit: str) -> None:
+    """Read now what a query naming an act would read first at ``commit`` (a server preparing the commit)."""
+    _shelf_names(root, commit)
+
+
+@lru_cache(maxsize=8)
+def _shelf_names(root: Path, commit: str) -> docmentions.ShelfNames:
+    """Every document's names and titles of one commit, read once: a query naming an act asks them."""
+    return docmentions.ShelfNames.of(open_index(root, commit).documents(), [m.title for m in metas_at(root, commit)])
+
+
 def _rank(
     root: Path,
     query: str,
@@ -214,7 +227,7 @@ def _rank(
     if status is not None:
         scope = with_status(index, scope, statuses, status)
     # A code added under an id of the operator's choosing is found by its title (read only if a query names one).
-    docs = docmentions.read_query(text, index.documents(), lambda: [m.title for m in metas_at(root, commit)])
+    docs = docmentions.read_query(text, index.documents(), lambda: _shelf_names(root, commit))
     concepts = docmentions.narrowed(text, concepts, docs)
     dfs = [ranking.df(index, c) for c in concepts]
     absent = [c for c, df in zip(concepts, dfs, strict=True) if df == 0]
