@@ -89,3 +89,33 @@ def test_the_shelfs_names_are_read_once_per_commit_for_queries_naming_acts(
     for query in ("указ 250 о правилах", "приказ № 117 работник", "закон 999-ФЗ правило"):
         assert "No document" in search.search(root, query).note
     assert len(made) == 1  # every document's names and titles were read for the first of them only
+
+
+def test_a_citation_reads_each_documents_names_once_not_once_per_quote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docshelf.law import docids
+    from docshelf.shelf import gitrepo
+    from docshelf.text import citations
+
+    root = shelf.init(tmp_path / "shelf", name="Cited")
+    src = tmp_path / "src"
+    src.mkdir()
+    docs = shelf.add(root, [_regulation(src, n) for n in range(4)], DocOptions(source="", category="acts"))
+    commit = gitrepo.resolve(root)
+    spelled: list[str] = []
+    real = docids.id_spellings
+
+    def counted(doc_id: str) -> list[str]:
+        spelled.append(doc_id)
+        return real(doc_id)
+
+    monkeypatch.setattr(docids, "id_spellings", counted)
+    citations._names_of.cache_clear()
+    citations._by_piece.cache_clear()
+    first = citations.resolve_ref(root, f"{docs[1].id} п. 2", commit)
+    assert first.doc_id == docs[1].id and spelled  # the first citation read the documents' names
+    read = len(spelled)
+    for doc in docs:
+        assert citations.resolve_ref(root, f"{doc.id} п. 1", commit).doc_id == doc.id
+    assert len(spelled) == read  # later citations of the same commit read none again

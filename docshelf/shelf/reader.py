@@ -156,6 +156,11 @@ def _sections_at(root: Path, commit: str) -> dict[str, tuple[DocMeta, SectionMet
     return {s.path: (m, s) for m in metas_at(root, commit) for s in m.sections}
 
 
+def section_record(root: Path, commit: str, path: str) -> tuple[DocMeta, SectionMeta] | None:
+    """The document listing section ``path`` at ``commit`` and the section's record (a dictionary lookup)."""
+    return _sections_at(root, commit).get(path)
+
+
 def _meta_for(root: Path, path: str, commit: str) -> tuple[DocMeta | None, SectionMeta | None]:
     """The meta of the document holding ``path`` and the section record, if any."""
     if (found := _sections_at(root, commit).get(path)) is not None:

@@ -16,6 +16,7 @@ import difflib
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from docshelf.errors import CitationError, EditionError, SectionNotFoundError
@@ -24,7 +25,7 @@ from docshelf.law.editions import has_edition, meta_status, parse_date
 from docshelf.law.editions import id_key as _key
 from docshelf.records import DocMeta, SectionMeta
 from docshelf.shelf import gitrepo
-from docshelf.shelf.reader import metas_at, moved_section, safe_path
+from docshelf.shelf.reader import metas_at, moved_section, safe_path, section_record
 from docshelf.text.labelpaths import (
     address_places,
     all_clause_ids,
@@ -66,22 +67,35 @@ class Resolution:
     notes: list[str] = field(default_factory=list)  # edition choice, an ambiguous clause label
 
 
-def _own_names(meta: DocMeta) -> list[str]:
-    """The ways of writing this document's own id (and a law's title): what tells an edition apart."""
-    named = docids.law_title(meta.id, meta.title)  # «ст. 6 Закона о персональных данных»
-    return [meta.id, *docids.id_spellings(meta.id)] + ([named] if named else [])
+@lru_cache(maxsize=65536)
+def _names_of(doc_id: str, title: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(its own names, all its names) — read once per document, not once per citation.
+
+    Its own: the ways of writing this document's id (and a law's title), what tells an edition apart. All:
+    those and the short forms it shares with its other editions (:func:`docnames.names`)."""
+    named = docids.law_title(doc_id, title)  # «ст. 6 Закона о персональных данных»
+    own = [doc_id, *docids.id_spellings(doc_id)] + ([named] if named else [])
+    return frozenset(own), tuple(dict.fromkeys(own + list(docnames.names(doc_id, title))))
 
 
-def _all_names(meta: DocMeta) -> list[str]:
-    """Its own names and the short forms it shares with its other editions (:func:`docnames.names`)."""
-    return list(dict.fromkeys(_own_names(meta) + list(docnames.names(meta.id, meta.title))))
+@lru_cache(maxsize=16)
+def _by_piece(shelf: tuple[tuple[str, str], ...]) -> dict[str, tuple[int, ...]]:
+    """The documents (by position) whose names hold each piece: a citation's candidates are only those holding
+    one of its pieces. Keyed by the shelf's (id, title) pairs, so it is built once per commit."""
+    out: dict[str, list[int]] = {}
+    for n, (doc_id, title) in enumerate(shelf):
+        for text in dict.fromkeys(p.text for name in _names_of(doc_id, title)[1] for p in docnames.pieces(name)):
+            out.setdefault(text, []).append(n)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _candidates(metas: tuple[DocMeta, ...], ref: str) -> list[tuple[int, bool, DocMeta]]:
     """(name length, own name?, meta) of every document whose longest name in ``ref`` is the longest there."""
+    table = _by_piece(tuple((m.id, m.title) for m in metas))
+    near = sorted({n for p in docnames.pieces(ref) for n in table.get(p.text, ())})
     scored = []
-    for meta in metas:
-        own = set(_own_names(meta))
+    for meta in (metas[n] for n in near):
+        own = _names_of(meta.id, meta.title)[0]
         found = [(docnames.length(n), n in own) for n in _matched_names(meta, ref)]
         if found:
             best = max(n for n, _own in found)
@@ -169,7 +183,7 @@ def _without_stated_number(root: Path, commit: str, meta: DocMeta, ref: str, dat
 def _matched_names(meta: DocMeta, ref: str) -> list[str]:
     """The document's names the citation spells, longest first."""
     ref_pieces = docnames.pieces(ref)
-    found = [n for n in _all_names(meta) if docnames.find(docnames.pieces(n), ref_pieces) is not None]
+    found = [n for n in _names_of(meta.id, meta.title)[1] if docnames.find(docnames.pieces(n), ref_pieces) is not None]
     return sorted(found, key=docnames.length, reverse=True)
 
 
@@ -346,6 +360,28 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     return Resolution(meta.id, "", "document", targets, others, notes)
 
 
+def _in_section(meta: DocMeta, s: SectionMeta, path: str, fragment: str) -> Resolution:
+    """The section ``path`` itself, or the clause ``fragment`` (after «#») names in it."""
+    if not fragment.strip():
+        return Resolution(meta.id, "", "section", [Target(meta.id, path, s.clause, 0, WHOLE)])
+    ids = {c.id: (c.start, c.end) for c in s.clauses}
+    if (exact := fragment.strip()) in ids:  # the id as the build spelled it («§4.2 item 7.b»)
+        return Resolution(meta.id, exact, "clause", [Target(meta.id, path, exact, *ids[exact])])
+    parsed = grammar.parse_citation(fragment, english=meta.english, names=doc_parts(meta))
+    if parsed.unread or parsed.repeated or not parsed.components:
+        what = " ".join(parsed.unread + parsed.repeated) or fragment.strip()
+        raise CitationError(
+            f"{path}: the clause «{fragment.strip()}» is not understood («{what}»). "
+            f"Clauses there: {', '.join(list(ids)[:8])}."
+        )
+    wanted = f"{parsed.name} {parsed.clause()}".strip()
+    for cid in (wanted, f"{s.clause} {wanted}".strip(), f"{s.part} {wanted}".strip()):
+        if cid in ids:
+            return Resolution(meta.id, cid, "clause", [Target(meta.id, path, cid, *ids[cid])])
+    close = difflib.get_close_matches(wanted, list(ids), n=5, cutoff=0.4)
+    raise CitationError(f"{path} has no clause «{wanted}». Clauses there: {', '.join(close or list(ids)[:8])}.")
+
+
 def resolve(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> list[Target]:
     """Every span ``ref`` points to at ``commit``; CitationError (with the closest refs) when none."""
     return resolve_ref(root, ref, commit, as_of=as_of).targets
@@ -354,29 +390,8 @@ def resolve(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> 
 def _resolve_path(root: Path, metas: tuple[DocMeta, ...], ref: str, commit: str) -> Resolution:
     path, _, fragment = ref.partition("#")
     path = safe_path(path)
-    for meta in metas:
-        for s in meta.sections:
-            if s.path != path:
-                continue
-            if not fragment.strip():
-                return Resolution(meta.id, "", "section", [Target(meta.id, path, s.clause, 0, WHOLE)])
-            english = meta.english
-            ids = {c.id: (c.start, c.end) for c in s.clauses}
-            if (exact := fragment.strip()) in ids:  # the id as the build spelled it («§4.2 item 7.b»)
-                return Resolution(meta.id, exact, "clause", [Target(meta.id, path, exact, *ids[exact])])
-            parsed = grammar.parse_citation(fragment, english=english, names=doc_parts(meta))
-            if parsed.unread or parsed.repeated or not parsed.components:
-                what = " ".join(parsed.unread + parsed.repeated) or fragment.strip()
-                raise CitationError(
-                    f"{path}: the clause «{fragment.strip()}» is not understood («{what}»). "
-                    f"Clauses there: {', '.join(list(ids)[:8])}."
-                )
-            wanted = f"{parsed.name} {parsed.clause()}".strip()
-            for cid in (wanted, f"{s.clause} {wanted}".strip(), f"{s.part} {wanted}".strip()):
-                if cid in ids:
-                    return Resolution(meta.id, cid, "clause", [Target(meta.id, path, cid, *ids[cid])])
-            close = difflib.get_close_matches(wanted, list(ids), n=5, cutoff=0.4)
-            raise CitationError(f"{path} has no clause «{wanted}». Clauses there: {', '.join(close or list(ids)[:8])}.")
+    if (found := section_record(root, commit, path)) is not None:  # the commit's path table, not a scan
+        return _in_section(*found, path, fragment)
     if moved := moved_section(root, path, commit):  # a path of an earlier commit: the same clause's section now
         now = _resolve_path(root, metas, moved[0] + (f"#{fragment}" if fragment else ""), commit)
         return replace(now, notes=[moved[1], *now.notes])
