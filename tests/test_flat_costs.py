@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from docshelf.build.pipeline import DocOptions
+from docshelf.build.pipeline import BuiltDoc, DocOptions
 from docshelf.law import editions
 from docshelf.shelf import reader
 from docshelf.shelf import store as shelf
@@ -19,13 +19,19 @@ def _regulation(folder: Path, n: int) -> Path:
     return path
 
 
-def test_read_index_looks_at_every_meta_once_per_commit_not_once_per_call(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _shelf(tmp_path: Path, documents: int) -> tuple[Path, list[BuiltDoc]]:
+    """A shelf of ``documents`` small regulations in one category, added in one commit."""
     root = shelf.init(tmp_path / "shelf", name="Flat")
     src = tmp_path / "src"
     src.mkdir()
-    docs = shelf.add(root, [_regulation(src, n) for n in range(6)], DocOptions(source="", category="acts"))
+    files = [_regulation(src, n) for n in range(documents)]
+    return root, shelf.add(root, files, DocOptions(source="", category="acts"), progress=lambda _m: None)
+
+
+def test_read_index_looks_at_every_meta_once_per_commit_not_once_per_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, docs = _shelf(tmp_path, 6)
     looked: list[str] = []
     real = editions.has_edition
 
@@ -47,13 +53,8 @@ def test_a_big_category_reads_in_pages_of_a_budget_and_its_range_pages_go_when_i
     from docshelf.build import tocpages
     from docshelf.shelf import check
 
-    root = shelf.init(tmp_path / "shelf", name="Big")
-    src = tmp_path / "src"
-    src.mkdir()
+    root, docs = _shelf(tmp_path, 65)
     quiet = lambda _m: None  # noqa: E731
-    docs = shelf.add(
-        root, [_regulation(src, n) for n in range(65)], DocOptions(source="", category="acts"), progress=quiet
-    )
     ranges = sorted(p.relative_to(root).as_posix() for p in (root / "docs/acts/_pages").rglob("subindex.md"))
     assert len(ranges) == 2
     category = reader.read_index(root, "docs/acts/subindex.md")
@@ -72,10 +73,7 @@ def test_the_shelfs_names_are_read_once_per_commit_for_queries_naming_acts(
 ) -> None:
     from docshelf.text import docmentions, search
 
-    root = shelf.init(tmp_path / "shelf", name="Acts")
-    src = tmp_path / "src"
-    src.mkdir()
-    shelf.add(root, [_regulation(src, n) for n in range(3)], DocOptions(source="", category="acts"))
+    root, _docs = _shelf(tmp_path, 3)
     made: list[int] = []
     real = docmentions.ShelfNames.of
 
@@ -98,10 +96,7 @@ def test_a_citation_reads_each_documents_names_once_not_once_per_quote(
     from docshelf.shelf import gitrepo
     from docshelf.text import citations
 
-    root = shelf.init(tmp_path / "shelf", name="Cited")
-    src = tmp_path / "src"
-    src.mkdir()
-    docs = shelf.add(root, [_regulation(src, n) for n in range(4)], DocOptions(source="", category="acts"))
+    root, docs = _shelf(tmp_path, 4)
     commit = gitrepo.resolve(root)
     spelled: list[str] = []
     real = docids.id_spellings
