@@ -37,7 +37,10 @@ def test_the_bench_script_imports(script: Path, monkeypatch: pytest.MonkeyPatch)
 # once the metrics began to name only the product's tools). The arguments shrink the input, not the code path.
 QUICK = {
     "convert.py": (["--skip-corpus", "--pages", "3", "--no-layout"], "ALL: "),
+    "hostile.py": (["--n", "10", "--k", "2"], "old-commit builds:"),
     "shelf.py": (["--sizes", "0", "30", "--repeat", "1", "--fetch-calls", "20"], "flat in shelf size"),
+    "web.py": (["--records", "500", "--repeat", "2"], "/doc/<id>"),
+    "wire.py": (["--calls", "5"], "fetch calls per mode"),
 }
 
 
