@@ -12,10 +12,13 @@ from docshelf.shelf import reader
 from docshelf.shelf import store as shelf
 
 
-def _regulation(folder: Path, n: int) -> Path:
-    points = "\n\n".join(f"{k}. Работник обязан соблюдать правило {n}-{k}." for k in range(1, 4))
+def _regulation(folder: Path, n: int, chapters: int = 1) -> Path:
+    points = "\n\n".join(
+        f"{k}. Работник обязан соблюдать правило {n}-{k} и хранить сведения в тайне." for k in range(1, 4)
+    )
+    body = "\n\n".join(f"## {c}. Раздел {c}\n\n{points}" for c in range(1, chapters + 1))
     path = folder / f"reg-{n}.md"
-    path.write_text(f"# Положение № {n} о порядке работы\n\n## 1. Общие положения\n\n{points}\n", encoding="utf-8")
+    path.write_text(f"# Положение № {n} о порядке работы\n\n{body}\n", encoding="utf-8")
     return path
 
 
@@ -63,6 +66,15 @@ def test_a_big_category_reads_in_pages_of_a_budget_and_its_range_pages_go_when_i
         listed = reader.read_index(root, rel).text
         assert sum(ln.startswith("- [") for ln in listed.splitlines()) <= tocpages.MAX_ENTRIES
     assert check.check(root) == []
+    # A document no longer in force is marked on the range page that lists it, as on any index page (one split
+    # into sections: its entry is its own subindex, in a folder beside the range pages).
+    old = _regulation(tmp_path / "src", 999, chapters=40)
+    (gone,) = shelf.add(root, [old], DocOptions(source="", category="acts", edition={"valid_to": "2001-01-01"}))
+    assert gone.entry_path.endswith("/subindex.md")
+    page = next(r for r in ranges if f"]({'/' + gone.entry_path})" in reader.read_index(root, r).text)
+    shown = reader.shown_index(reader.read_index(root, page))
+    line = next(ln for ln in shown.splitlines() if f"]({'/' + gone.entry_path})" in ln)
+    assert "**" in line and line != next(ln for ln in reader.read_index(root, page).text.splitlines() if gone.id in ln)
     shelf.remove(root, [d.id for d in docs[:10]], progress=quiet)
     assert not (root / "docs/acts/_pages").exists() or not list((root / "docs/acts/_pages").rglob("*.md"))
     assert check.check(root) == []
