@@ -21,6 +21,7 @@ from pdfgen import FONT, FONT_BOLD, _Flow, _render, register_fonts
 from reportlab.lib.pagesizes import A4
 
 FOOTNOTE = 9  # a row's depth that makes it a footnote of the row before
+PLAIN = -1  # a row's depth that prints its text as a paragraph of its own, with no sentence to quote
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,13 @@ def _scheme(name: str, english: bool, rows: list[tuple[int, str, str]], *, table
     for n, (depth, label, citation) in enumerate(rows, start=1):
         if depth == 0:
             blocks.append(Block(label, "", citation, 0))
+            continue
+        if depth == PLAIN:  # a line printed as given, nothing to quote («Утверждены постановлением …»)
+            blocks.append(Block(label, "", "", PLAIN))
+            continue
+        if not label:  # a paragraph without a label: the heading above it is its address
+            sentence = _sentence(english, n, name)
+            blocks.append(Block(sentence, sentence, citation, depth))
             continue
         sentence = _sentence(english, n, name)
         if depth == FOOTNOTE:  # the mark goes on the block before; the note is printed after it
@@ -150,14 +158,29 @@ def schemes() -> list[Scheme]:
             csf.append((2, f"Category {cat.lower()} ({fn}.{cat}):", f"{fn}.{cat}"))
             csf += [(3, f"{fn}.{cat}-{k}:", f"{fn}.{cat}-{k}") for k in (1, 2, 3)]
     # A vendor's manual: numbered steps under headings without numbers, cited by the heading.
-    steps = [(0, "Installing the Server", ""), (1, "1.", "Installing the Server item 1")]
+    steps = [(0, "Installing the Server", ""), (1, "", "Installing the Server")]
+    steps += [(1, "1.", "Installing the Server item 1")]
     steps += [(1, "2.", "«Installing the Server» item 2"), (2, "a.", "Installing the Server item 2.a")]
     steps += [(2, "b.", "Installing the Server, item 2.b"), (1, "3.", "Installing the Server item 3")]
-    steps += [(0, "Upgrading an Installation", ""), (1, "1.", "Upgrading an Installation item 1")]
+    steps += [(0, "Upgrading an Installation", ""), (1, "", "«Upgrading an Installation»")]
+    steps += [(1, "1.", "Upgrading an Installation item 1")]
     steps += [(1, "2.", "Upgrading an Installation item 2")]
-    rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 4)]
+    rmf = [(0, "3.1 PREPARE", "§3.1")] + [(1, f"TASK P-{k}", f"Task P-{k}") for k in range(1, 3)]
+    rmf += [(1, "TASK P-3", "Section 3.1, Task P-3")]  # the task named with the section it is in
     rmf += [(0, "3.2 CATEGORIZE", "§3.2"), (1, "TASK C-1", "Task C-1"), (1, "Task C-2", "task C-2")]
+    # A guide's chapters «Chapter 2 The Fundamentals» around their sections, appendices after them.
+    guide = [(0, "Chapter 1 Introduction", ""), (1, "", "Chapter 1"), (0, "1.1 Purpose and Scope", "")]
+    guide += [(1, "", "§1.1"), (0, "1.2 Audience", ""), (1, "", "Chapter 1 §1.2")]
+    guide += [(0, "Chapter 2 The Fundamentals", "")]
+    guide += [(1, "", "Chapter 2"), (0, "2.1 Widget Architecture", ""), (1, "", "Chapter 2, Section 2.1")]
+    guide += [(0, "Appendix A Acronyms", ""), (1, "", "App. A"), (0, "Appendix B Glossary", ""), (1, "", "Appendix B")]
+    # A resolution and the Rules it approves in one file: the Rules' points are «Правила п. 2», apart from its own.
+    rules = [(1, "1.", "п. 1"), (1, "2.", "п. 2"), (PLAIN, "Утверждены постановлением от 1 июля 2020 г. № 5", "")]
+    rules += [(0, "ПРАВИЛА ПРОВЕДЕНИЯ ПРОВЕРОК", ""), (1, "1.", "Правила п. 1"), (1, "2.", "п. 2 Правил")]
+    rules += [(2, "а)", "Правила п. 2 подп. «а»"), (1, "3.", "ПРАВИЛА п. 3")]
     return [
+        _scheme("guide-chapters", True, guide),
+        _scheme("rules", False, rules),
         _scheme("annexes", False, annexes),
         _scheme("roman-divisions", False, roman),
         _scheme("restated-controls", True, restated),
@@ -260,13 +283,17 @@ def write_pdf(scheme: Scheme, path: Path, *, columns: int = 1) -> Path:
         flow.paragraph(heading, font=FONT_BOLD, size=12, indent=0, after=6)
         flow.table([flow.width / len(rows[0])] * len(rows[0]), rows[0], rows[1:], size=8)
     for b in scheme.blocks if not scheme.table else ():
-        if b.depth == 0:
+        if b.depth in (0, PLAIN):
             flow.space(8)
+        if b.depth == PLAIN:
+            flow.paragraph(b.text, font=FONT, size=11, indent=0, after=8)
+        elif b.depth == 0:
             # A manual's headings carry no number: display type is what makes them headings.
             flow.paragraph(b.text, font=FONT_BOLD, size=13 if scheme.name == "manual-steps" else 12, indent=0, after=6)
         else:
             note = b.depth == FOOTNOTE  # set as a footnote is: smaller, at the margin
-            flow.paragraph(b.text, font=FONT, size=9 if note else 11, indent=0 if note else 18 * b.depth, after=4)
+            indent = 0 if note else 18 * max(0, b.depth)
+            flow.paragraph(b.text, font=FONT, size=9 if note else 11, indent=indent, after=4)
     meta = {"title": "", "author": "DocShelf test suite", "lang": "en-US" if scheme.english else "ru-RU"}
     pages = flow.pages if columns == 1 else _two_columns(flow.pages, width + _COLUMN_GUTTER)
     path.write_bytes(_render(pages, lambda _c, _n, _t: None, meta, outline=False))

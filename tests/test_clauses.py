@@ -144,7 +144,8 @@ def test_list_items_under_an_unnumbered_heading_take_its_title_once() -> None:
     text = f"# Install guide\n\n## Installing\n\n{steps}\n\nAfter a reboot:\n\n{steps}\n\n## Notes\n\n{steps}"
     text += f"\n\n## Notes\n\n{steps}\n"
     ids = [c.id for c in section_clauses(text, "", english=True, title="Install guide")]
-    assert ids == ["«Installing» item 1", "«Installing» item 2"]
+    # «Installing», printed once, is a clause of its own around its items; «Notes», printed twice, is none.
+    assert ids == ["«Installing»", "«Installing» item 1", "«Installing» item 2"]
     # The section's own heading, when no other section is headed so, qualifies items before any inner heading.
     alone = [c.id for c in section_clauses(f"# Upgrading\n\n{steps}\n", "", english=True, title="Upgrading")]
     assert alone == ["«Upgrading» item 1", "«Upgrading» item 2"]

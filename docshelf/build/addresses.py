@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from docshelf.law.grammar import PART_PREFIXES
-from docshelf.law.numbering import BLOCK, CONTENTS_LINE, address_key, block_labels, full_label
+from docshelf.law.numbering import BLOCK, CONTENTS_LINE, Label, address_key, block_labels, full_label
 from docshelf.law.tablerows import ROW_WORDS, row_point
 from docshelf.records import SectionMeta
 
@@ -79,6 +79,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     last: dict[str, tuple[int, str]] = {}  # a parent's last numbered child: (number, label)
     gaps: list[str] = []
     placed = {address_key(c.id)[-1:] for r in records for c in r.clauses}
+    letters: dict[str, set[int]] = {}  # letter and roman values printed so far, by style
     for r in records:
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
@@ -94,7 +95,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
                 continue
             block = _HEADING.sub("", m.group(0))  # a heading prints its label too («# 1.1 Scope»)
             readings = block_labels(block)
-            if not readings:
+            if not readings or _stray_letter(readings, letters):
                 continue
             printed += 1
             if m.start() not in starts and not _inside_own_clause(r, m.start(), full_label(readings[0])):
@@ -122,6 +123,19 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
         "glued": glued,
         "gaps": gaps[:_SHOWN_GAPS],
     }
+
+
+def _stray_letter(readings: Sequence[Label], letters: dict[str, set[int]]) -> bool:
+    """A block opening with a letter or a roman numeral that no series leads to («г. Москва», «C. Smith»):
+    no label, as a lone number is none. Every reading is remembered, so «б)» after «а)» is one."""
+    stray = True
+    for label in readings:
+        if any(ch.isdigit() for ch in label.atom):
+            return False
+        seen = letters.setdefault(label.style, set())
+        stray = stray and label.value > 1 and label.value - 1 not in seen
+        seen.add(label.value)
+    return stray
 
 
 __all__ = ["printed_labels"]

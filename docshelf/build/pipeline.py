@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from docshelf import convert
@@ -130,6 +131,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         first_article = 1  # one file: its text before the first article heading is the preamble
     act = first_article is not None
     titles = _unique_titles(sections)
+    once = _headings_printed_once(sections)
     part = ""  # the annex or appendix the sections after its heading sit in, up to the next numbered one
     for n, s in enumerate(sections):
         part = s.clause if s.clause.startswith(grammar.PART_PREFIXES) else part if not s.clause else ""
@@ -138,7 +140,9 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         files[path] = markdown
         preamble = first_article is not None and n < first_article
         heading = titles.get(n, "")
-        record = _section_record(path, s, markdown, english, known, preamble=preamble, title=heading, part=part)
+        record = _section_record(
+            path, s, markdown, english, known, preamble=preamble, title=heading, part=part, headings=once
+        )
         records.append(record)
     records, footnotes = attach_footnotes(records, files, english, act=act)
     records, repeated = qualify_repeated(records, english)
@@ -208,6 +212,13 @@ def _unique_titles(sections: list[Section]) -> dict[int, str]:
 
 
 _PART_SUFFIX = re.compile(r"\s*\((\d+)/\d+\)$")
+_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$", re.MULTILINE)
+
+
+def _headings_printed_once(sections: list[Section]) -> frozenset[str]:
+    """The heading lines printed once in the whole document: only such a heading names one place."""
+    counts = Counter(m.group(1).strip() for s in sections for m in _HEADING_LINE.finditer(s.markdown))
+    return frozenset(h for h, k in counts.items() if k == 1)
 
 
 def _section_record(
@@ -220,6 +231,7 @@ def _section_record(
     preamble: bool = False,
     title: str = "",
     part: str = "",
+    headings: frozenset[str] = frozenset(),
 ) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
@@ -236,6 +248,7 @@ def _section_record(
             preamble=preamble,
             title=title,
             part=part,
+            headings=headings,
         )
     )
     return SectionMeta(

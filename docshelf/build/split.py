@@ -83,6 +83,10 @@ def split_document(
         for sec in _emit(pre, None, (), by_index, max_chars, english, headings):
             if preamble_title and not sec.clause and sec.title.startswith(first_line):
                 tail = sec.title[len(first_line) :]
+                # The first heading the front matter holds says what it is («Сборник» «Предисловие»).
+                inner = next((m.group(1) for m in _INNER_HEADING.finditer(sec.markdown) if m.start()), "")
+                if inner and inner not in preamble_title and not tail:
+                    tail = f" {inner}"
                 sec = replace(sec, title=preamble_title + tail, slug_hint=preamble_title[:40] + tail)
             sections.append(sec)
     part = ""
@@ -103,6 +107,9 @@ def split_document(
         if h.level < unit:
             groups.append(h)
     return _with_slugs(sections)
+
+
+_INNER_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*$", re.MULTILINE)
 
 
 def whole_document(blocks: tuple[Block, ...], headings: list[Heading], title: str) -> Section:

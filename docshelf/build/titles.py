@@ -98,13 +98,17 @@ def _title_block(preamble: list[Block], styled: list[int]) -> list[int]:
     block, chars = [styled[0]], len(preamble[styled[0]].text)
     for i in range(styled[0] + 1, len(preamble)):
         chars += len(preamble[i].text)
-        if chars > TITLE_CHARS:
-            break
+        if chars > TITLE_CHARS or _deeper_heading(preamble[styled[0]], preamble[i]):
+            break  # «# Guide …» then «## Chapter 1 Introduction»: the first chapter, not more of the title
         if i in styled:
             block.append(i)
         elif not (_display(preamble[i]) or (len(preamble[i].text) <= 80 and i + 1 in styled)):
             break
     return block
+
+
+def _deeper_heading(first: Block, later: Block) -> bool:
+    return first.kind == later.kind == "heading" and 0 < first.level < later.level
 
 
 def _display(b: Block) -> bool:

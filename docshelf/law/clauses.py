@@ -13,6 +13,7 @@ import re
 from docshelf.law import grammar as g
 from docshelf.law import numbering, tablerows
 from docshelf.law.grammar import blank_editorial
+from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
 
 _PARA = numbering.BLOCK  # a Markdown paragraph: lines up to a blank line
@@ -31,6 +32,7 @@ def section_clauses(
     preamble: bool = False,
     title: str = "",
     part: str = "",
+    headings: frozenset[str] | None = None,
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
@@ -45,7 +47,10 @@ def section_clauses(
     section that has no number, when no other section is headed so: its list items are «‹title› item 2»
     (««OWASP Core Projects» item 2»), as one cites a numbered list under an unnumbered heading. ``part``:
     the annex or appendix an unnumbered section sits in («Appendix C» for the sections after its heading),
-    whose letter its tables number («| C.1 | Verify …»).
+    whose letter its tables number («| C.1 | Verify …»). ``headings``: the headings printed once in the whole
+    document; an unnumbered one inside an unnumbered English section (a manual's chapter kept in one file)
+    is a clause cited by its title, ««Configuring Storage»», up to the next heading of its level or above
+    (by default, the headings printed once in this text).
     """
     kind = _kind(section_clause, english)
     titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
@@ -61,6 +66,8 @@ def section_clauses(
     seen = set(known)  # ids placed so far in the document: one printed again inside a part gets qualified
     readings = [numbering.block_labels(text) for text, _a, _b in blocks]
     headings_inside = [h.group(1).strip() for text, _a, _b in blocks if (h := _HEADING.match(text))]
+    once = frozenset(h for h in headings_inside if headings_inside.count(h) == 1) if headings is None else headings
+    headed = TitledHeadings(markdown)
 
     def close(depth: float, at: int) -> None:
         for o in outline.close(depth):
@@ -72,16 +79,28 @@ def section_clauses(
         generic = False  # read from the document's own numbering, not named by the grammar
         found: tuple[float, str] | None
         if heading:
+            level = len(text) - len(text.lstrip("#"))
+            closed.extend(headed.close(level, start))
             found = _heading_clause(heading.group(1), kind)
             if found is None and english and not section_clause and n:
                 # An unnumbered heading inside one file (a short manual kept whole): its list items are its own.
                 close(float("-inf"), start)
                 own = heading.group(1).strip()
                 titled = f"«{own}»" if headings_inside.count(own) == 1 and own != title else ""
+                if own in once and own != title:
+                    headed.opens(own, level, start)
+            if found is None and kind == "order" and _approved_heading(heading.group(1), blocks[max(0, n - 6) : n]):
+                # The document the act approves, kept in its file («Утверждены …» «ПРАВИЛА …»): its points
+                # are «Правила п. 14», apart from the act's own «п. 1», «п. 2».
+                close(float("-inf"), start)
+                approved = heading.group(1).replace("*", "").split()[0].capitalize()
+                base = approved
+                continue
             if found is None or found[1] == section_clause:
                 continue
             depth, label = found
-            close(depth, start)
+            # An appendix or annex stands beside the chapters and divisions, not inside the last one.
+            close(float("-inf") if depth == 0 and label.startswith(_PARTS) else depth, start)
             if depth < 0:
                 outline.push(numbering.Open(depth, label, start))
                 continue
@@ -94,6 +113,7 @@ def section_clauses(
                 outline.push(numbering.Open(0, label, start))
                 continue
         elif text.startswith("|"):
+            headed.holds_text()
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
             # A table ends the points before it, not a control headed above it (its summary table is its own).
             close(_CONTROL_DEPTH + 1 if any(o.depth == _CONTROL_DEPTH for o in stack) else 1, start)
@@ -139,8 +159,12 @@ def section_clauses(
                 # A list restarting under the same title gets no second «‹title› item 1».
                 if fit and spelled and joined and not (parent == titled and joined in seen):
                     reading, found, generic = fit[1], (fit[0], spelled), True
+            if found is None and kind == "order" and g.APPROVAL_STAMP.match(text.replace("*", "")):
+                close(float("-inf"), start)  # «Утверждены постановлением …» ends the act's last point
+                continue
             if found is None:
                 if not g.is_editorial(text):
+                    headed.holds_text()
                     owner = (stack[-1].id, stack[-1].start) if stack else (base, -1)
                     paragraphs.add(owner, start, numbering.trim_end(markdown, end))
                 continue
@@ -174,6 +198,7 @@ def section_clauses(
         if not heading:
             paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
     close(float("-inf"), len(markdown))
+    closed.extend(headed.close(0, len(markdown)))
     known.update(outline.known)
     known.add(outline.root)
     if kind not in _ENGLISH:
@@ -316,6 +341,13 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         label = g.section_id(number) if kind in _ENGLISH else g.point_id(number)
         return number.count(".") + 1, label
     return None
+
+
+def _approved_heading(text: str, before: list[tuple[str, int, int]]) -> bool:
+    """A heading that titles a document approved by the act: capitals right after its approval stamp."""
+    title = text.replace("*", "").strip()
+    stamped = any(g.APPROVAL_STAMP.match(b.replace("*", "").lstrip("> ")) for b, _a, _z in before)
+    return stamped and title.isupper() and g.APPROVED_TITLE.match(title) is not None
 
 
 def _enhancement(text: str, stack: list[numbering.Open]) -> tuple[float, str] | None:

@@ -74,8 +74,14 @@ HEADINGS: tuple[HeadingKind, ...] = (
     # shall …».
     HeadingKind("annex", 10, re.compile(r"^(?:ANNEX|Annex)\s+([IVXLC]+|[A-Z]|\d{1,2})(?=$|\s+[A-Z‘'\"(—–])"), "Annex"),
     # An English act's chapter and the sections inside it, in capitals («CHAPTER III» / «HIGH-RISK AI SYSTEMS»,
-    # «SECTION 2»); a NIST page header «CHAPTER 1» is furniture, and «Chapter 2 of Title V» a reference.
-    HeadingKind("chapter", 20, re.compile(r"^CHAPTER\s+([IVXLC]+)(?=$|\s+[A-Z])"), "Chapter"),
+    # «SECTION 2»); a guide's «Chapter 2 The Fundamentals» with its title on its line. A NIST page header
+    # «CHAPTER 1» alone is furniture, and «Chapter 2 of Title V» a reference.
+    HeadingKind(
+        "chapter",
+        20,
+        re.compile(r"^(?:CHAPTER|Chapter)\s+((?<=CHAPTER )[IVXLC]+(?=$|\s+[A-Z])|\d{1,2}(?=\s+[A-Z][A-Za-z]))"),
+        "Chapter",
+    ),
     HeadingKind("act_section", 25, re.compile(r"^SECTION\s+(\d{1,2})(?=$|\s+[A-Z])"), ""),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     # «I. Общие положения» … «XXXIX.»; a lone «C.» or «L.» is a letter of a list («A.», «B.», «C.»), not 100 or 50.
@@ -390,8 +396,8 @@ CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind("paragraph", re.compile(r"(?:абз\.?|абзац[а-я]*)\s*(\d+)(?![\w.])", re.I), "абз. {0}"),
     CiteKind("paragraph", re.compile(rf"(?:абз\.?|абзац[а-я]*)\s*({_ORDINAL_STEMS})[а-яё]*(?!\w)", re.I), "абз. {0}"),
     CiteKind("section", re.compile(rf"(?:§\s*|section\s+|sect?\.\s*|clause\s+)({SECTION_NUMBER}){_END}", re.I), "§{0}"),
-    CiteKind("section", re.compile(r"appendix\s+([A-Z](?:\.\d+)+)(?![\w.])", re.I), "§{0}"),
-    CiteKind("appendix", re.compile(r"appendix\s+([A-Z])(?![\w.])", re.I), "Appendix {0}"),
+    CiteKind("section", re.compile(r"(?:appendix\s+|app\.\s*)([A-Z](?:\.\d+)+)(?![\w.])", re.I), "§{0}"),
+    CiteKind("appendix", re.compile(r"(?:appendix\s+|app\.\s*|appx\.?\s*)([A-Z])(?![\w.])", re.I), "Appendix {0}"),
     CiteKind("code", re.compile(r"([A-ZА-ЯЁ]{2,5})\.(\d+)(?![\w.])"), "{0}.{1}"),  # annex measures «УПД.1»
     CiteKind("requirement", re.compile(r"(V\d+(?:\.\d+){1,3})(?![\w.])"), "{0}"),  # OWASP ASVS «V2.1.1»
     CiteKind("control", re.compile(r"([A-Z]{2}-\d+)\s*(?:\((\d+)\))?(?![\w.-])"), "{0}"),  # NIST «AC-2(1)»
@@ -475,7 +481,7 @@ def parse_citation(text: str, *, english: bool = False, names: frozenset[str] = 
         else:
             w = _WORD_AT.match(text, pos)
             word = w.group(0) if w else text[pos]
-            folded = word.casefold().strip(".")
+            folded = word.casefold().strip(".").replace("ё", "е")  # «утверждённой» as «утвержденной»
             if folded in folded_names and not name:
                 name = folded_names[folded]
             elif folded not in FILLER_WORDS:

@@ -30,12 +30,13 @@ from docshelf.text.labelpaths import (
     address_places,
     all_clause_ids,
     by_title,
+    cite_instead,
     closest,
     doc_parts,
-    example,
     numbered_heading,
     point_of_subparagraph,
     restated,
+    titled_heading,
     titled_item,
 )
 
@@ -313,6 +314,10 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
             f"{meta.id} has no such item under that heading (read from {ref!r}); its items are {shown}. "
             f"Cite one of them, e.g. «{meta.id} {listed[0]}»."
         )
+    if problems and (chapter := titled_heading(meta, rest)):
+        # A manual's chapter kept in one file, cited by its heading («Acme Guide Configuring Storage»).
+        targets = [Target(meta.id, s.path, c.id, c.start, c.end) for s, c in chapter]
+        return Resolution(meta.id, chapter[0][1].id, "clause", targets, others, [note] if note else [])
     if problems and (titled := by_title(meta, rest)):
         # An unnumbered manual's chapter or section, cited by its heading («Bv9ARM «Catalog Zones»»).
         targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in titled]
@@ -320,15 +325,13 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
     if problems:
         # «Article 1(3)»: the tree of the bracketed path, not of «Article 1» alone
         hint = closest(meta, rest.strip() if bracketed else clause) if clause else ""
-        raise CitationError(
-            f"{meta.id}: in the reference {ref!r}, {'; '.join(problems)}. Cite one clause, e.g. "
-            f"«{meta.id} {example(meta)}».{hint}"
-        )
+        raise CitationError(f"{meta.id}: in the reference {ref!r}, {'; '.join(problems)}. {cite_instead(meta)}{hint}")
     notes = [note] if note else []
     groups = [parsed.components[s] for s in grammar.CITE_ORDER if s in grammar.GROUP_SLOTS and s in parsed.components]
     if clause:
         if not targets:
-            raise CitationError(f"{meta.id} has no clause «{named}» (read from {ref!r}).{closest(meta, named)}")
+            hint = closest(meta, named) or f" {cite_instead(meta)}"
+            raise CitationError(f"{meta.id} has no clause «{named}» (read from {ref!r}).{hint}")
         if groups:
             inside = {s.path for s in meta.sections if set(groups) <= _group_ids(s, english)}
             targets_in = [t for t in targets if t.path in inside or _in_group_spans(meta, groups, t)]

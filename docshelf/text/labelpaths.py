@@ -19,7 +19,15 @@ Place = tuple[SectionMeta, Clause]
 
 
 def doc_parts(meta: DocMeta) -> frozenset[str]:
-    return frozenset(p for s in meta.sections for p in s.part.split() if p)
+    """The names of the documents an act approves («Правила», «Требования»): its sections' parts, and the
+    first word of clause ids such a part qualifies where it is kept in the act's own file («Правила п. 14»)."""
+    named = {p for s in meta.sections for p in s.part.split() if p}
+    for s in meta.sections:
+        named.update(w for c in s.clauses if (w := c.id.split(" ", 1)[0]).isalpha() and _APPROVED_NAME.match(w))
+    return frozenset(named)
+
+
+_APPROVED_NAME = re.compile(r"^[А-ЯЁ][а-яё]{3,}$")
 
 
 def all_clause_ids(meta: DocMeta) -> list[str]:
@@ -45,10 +53,21 @@ def closest(meta: DocMeta, clause: str) -> str:
 
 
 def example(meta: DocMeta) -> str:
-    """A clause id to show in an error: the first that is a numbered place, not a footnote or a paragraph."""
+    """A place to show in an error, one the document has: its first numbered clause (not a footnote or a
+    paragraph), else any clause, else the title of a section the title alone names; "" when none is."""
     ids = all_clause_ids(meta)
     numbered = (c for c in ids if grammar.footnote_owner(c) is None and not _PARAGRAPH.search(c))
-    return next(numbered, next(iter(ids), "")) or "п. 1"
+    if found := next(numbered, next(iter(ids), "")):
+        return found
+    titled = (s.title for s in meta.sections if s.title != meta.title and by_title(meta, s.title))
+    return next(titled, "")
+
+
+def cite_instead(meta: DocMeta) -> str:
+    """What to cite instead, for an error: a place the document has, or how to cite one that names none."""
+    if shown := example(meta):
+        return f"Cite one clause, e.g. «{meta.id} {shown}»."
+    return f"It has no clause of its own to name: cite «{meta.id}» alone or a section path (docs/…)."
 
 
 _PARAGRAPH = re.compile(rf" {re.escape(grammar.PARAGRAPH)} \d+$")
@@ -77,6 +96,15 @@ def by_title(meta: DocMeta, rest: str) -> list[SectionMeta]:
     if places and places == list(range(places[0], places[0] + len(places))):
         return [meta.sections[n] for n in places]
     return []
+
+
+def titled_heading(meta: DocMeta, rest: str) -> list[Place]:
+    """The clause of an unnumbered heading printed once inside a section (a manual's chapter kept in one
+    file), named by its title as the citation spells it («Acme Guide Configuring Storage»)."""
+    want = _title_key(rest)
+    if len(want) < _MIN_TITLE:
+        return []
+    return [(s, c) for s in meta.sections for c in s.clauses if c.id.endswith("»") and _heading_of(c.id) == want]
 
 
 _MIN_TITLE = 4
@@ -155,6 +183,22 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
             if len(ids) > 1 and len(spelled) == 1:  # «§22(b)» beside «§22 item b»: the one spelled so
                 return [(s, c) for s, c in hits if c.id == spelled[0]], spelled
             return hits, ids
+    return _inside_named(clauses, want)
+
+
+def _inside_named(
+    clauses: list[tuple[SectionMeta, Clause, tuple[str, ...]]], want: tuple[str, ...]
+) -> tuple[list[Place], list[str]]:
+    """«§2.4 Task 2-4», «Appendix F AC-2»: a label that carries its whole address, named with the clause
+    it is in. The place when the inner label is one clause and its span lies inside the outer one's."""
+    for k in range(1, len(want)):
+        outer = [(s, c) for s, c, key in clauses if key == want[:k]]
+        inner = [(s, c) for s, c, key in clauses if key == want[k:]]
+        if len(outer) == 1 and len({c.id for _s, c in inner}) == 1:
+            (o_sec, o), places = outer[0], inner
+            inside = [(s, c) for s, c in places if s.path == o_sec.path and o.start <= c.start and c.end <= o.end]
+            if inside:
+                return inside, [inside[0][1].id]
     return [], []
 
 

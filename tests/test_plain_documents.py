@@ -1,0 +1,189 @@
+"""Addresses of documents no family rule was written for: a guide's chapters and appendices, a manual's
+unnumbered chapters, a resolution and the Rules it approves kept in one file, a contract's city line.
+
+Each document is short enough to stay one file, where its headings are read from the Markdown it keeps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docshelf.build.pipeline import DocOptions
+from docshelf.errors import CitationError
+from docshelf.shelf import store as shelf
+from docshelf.text import cited
+from docshelf.text.verify import verify_quote
+
+_GUIDE = """# Guide to Widget Security
+
+## Chapter 1 Introduction
+
+This publication provides guidance on securing widgets in federal systems.
+
+### 1.1 Purpose and Scope
+
+The purpose of this document is to help organizations protect widget deployments.
+
+## Chapter 2 The Fundamentals
+
+Widgets process sensitive data and must be configured with care by their owners.
+
+### 2.1 Widget Architecture
+
+A widget consists of a controller, a data store and a management interface.
+
+## Appendix D Glossary
+
+A widget is a device that processes sensitive data for an organization.
+"""
+
+_MANUAL = """# Acme Server Administration Guide
+
+## Installing the Server
+
+The installer copies the server binaries into the program directory and registers the service.
+
+## Configuring Storage
+
+Storage pools are defined in the storage section of the configuration file.
+
+### Pool Names
+
+Each pool needs a unique name and a path that the service account can write.
+
+## Backing Up the Catalog
+
+The catalog is exported nightly to the backup directory by a scheduled task.
+"""
+
+_CONTRACT = """# ДОГОВОР ОКАЗАНИЯ УСЛУГ № 15
+
+г. Москва
+
+Общество «Ромашка», именуемое в дальнейшем «Заказчик», заключило настоящий договор о нижеследующем.
+
+1. ПРЕДМЕТ ДОГОВОРА
+
+1.1.Исполнитель обязуется оказать услуги по сопровождению программного обеспечения Заказчика.
+
+2. ОБЯЗАННОСТИ СТОРОН
+
+2.1.Провести обследование информационной системы Заказчика в течение десяти рабочих дней.
+"""
+
+_ORDER = """# ФЕДЕРАЛЬНАЯ СЛУЖБА ПО ТЕХНИЧЕСКОМУ И ЭКСПОРТНОМУ КОНТРОЛЮ
+
+ПРИКАЗ
+
+Об утверждении Методики оценки угроз
+
+1. Утвердить прилагаемую Методику оценки угроз безопасности информации.
+
+2. Признать не подлежащим применению документ от 2008 года в части оценки угроз.
+
+УТВЕРЖДЕНА приказом ФСТЭК России от 1 января 2020 г. N 99
+
+## МЕТОДИКА ОЦЕНКИ УГРОЗ БЕЗОПАСНОСТИ ИНФОРМАЦИИ
+
+1. Настоящая Методика определяет порядок и содержание работ по определению угроз безопасности.
+
+2. Методика применяется для определения угроз в информационных системах органов власти.
+
+2.1. Оценка угроз проводится с учётом возможностей нарушителей и способов реализации угроз.
+"""
+
+
+@pytest.fixture(scope="module")
+def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("plain")
+    root = shelf.init(base / "shelf")
+    for name, text, doc_id in (
+        ("guide", _GUIDE, "SP 800-999"),
+        ("manual", _MANUAL, "Acme Guide"),
+        ("contract", _CONTRACT, "Договор 15"),
+        ("order", _ORDER, "Приказ ФСТЭК 99"),
+    ):
+        source = base / f"{name}.md"
+        source.write_text(text, encoding="utf-8")
+        shelf.add(root, [source], DocOptions("", "general", doc_id), progress=lambda _m: None)
+    return root
+
+
+def _proven(root: Path, quote: str, ref: str) -> str:
+    got = verify_quote(root, quote, ref)
+    assert (got.verdict, got.level) == ("ok", "clause"), (ref, got.message)
+    return got.fetch_ref
+
+
+@pytest.mark.parametrize(
+    ("quote", "ref", "innermost"),
+    [
+        ("Widgets process sensitive data and must be configured", "SP 800-999 Chapter 2", "SP 800-999 Chapter 2"),
+        ("A widget consists of a controller, a data store", "SP 800-999 Chapter 2 §2.1", "SP 800-999 §2.1"),
+        ("A widget is a device that processes sensitive data", "SP 800-999 App. D", "SP 800-999 Appendix D"),
+        ("A widget is a device that processes sensitive data", "SP 800-999 Appendix D", "SP 800-999 Appendix D"),
+    ],
+)
+def test_a_guides_chapters_and_appendices_are_clauses(plain_shelf: Path, quote: str, ref: str, innermost: str) -> None:
+    assert _proven(plain_shelf, quote, ref) == innermost
+
+
+def test_a_chapter_holds_its_sections_but_not_the_appendices_after_it(plain_shelf: Path) -> None:
+    with pytest.raises(CitationError, match="not inside «Chapter 1»"):
+        cited.fetch_ref(plain_shelf, "SP 800-999 Chapter 1 §2.1")
+    chapter = cited.fetch_ref(plain_shelf, "SP 800-999 Chapter 2").text
+    assert "2.1 Widget Architecture" in chapter and "Appendix D" not in chapter
+    quote = "A widget is a device that processes sensitive data"
+    assert verify_quote(plain_shelf, quote, "SP 800-999 Chapter 2").verdict == "wrong_clause"
+
+
+def test_the_title_is_not_run_into_the_first_chapter(plain_shelf: Path) -> None:
+    meta = next(m for m in shelf.metas(plain_shelf) if m.id == "SP 800-999")
+    assert meta.title == "Guide to Widget Security"
+
+
+def test_a_manuals_unnumbered_chapter_is_cited_by_its_heading(plain_shelf: Path) -> None:
+    storage = "Storage pools are defined in the storage section of the configuration file."
+    for ref in ("Acme Guide Configuring Storage", "Acme Guide «Configuring Storage»"):
+        assert _proven(plain_shelf, storage, ref) == "Acme Guide «Configuring Storage»"
+    # A sub-heading is its own clause, inside its chapter's.
+    pool = "Each pool needs a unique name and a path that the service account can write."
+    assert _proven(plain_shelf, pool, "Acme Guide Configuring Storage") == "Acme Guide «Pool Names»"
+    assert _proven(plain_shelf, pool, "Acme Guide Pool Names") == "Acme Guide «Pool Names»"
+    assert verify_quote(plain_shelf, storage, "Acme Guide Installing the Server").verdict == "wrong_clause"
+    got = cited.fetch_ref(plain_shelf, "Acme Guide Backing Up the Catalog")
+    assert got.text.lstrip("#").startswith(" Backing Up the Catalog\n") and got.text.endswith("by a scheduled task.")
+
+
+def test_a_reference_to_a_document_without_numbers_names_a_place_it_has(plain_shelf: Path) -> None:
+    with pytest.raises(CitationError) as err:
+        cited.fetch_ref(plain_shelf, "Acme Guide п. 7")
+    assert "e.g. «Acme Guide «Installing the Server»»" in str(err.value) and "п. 1»" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("ref", "innermost"),
+    [
+        ("Приказ ФСТЭК 99 Методика п. 2.1", "Приказ ФСТЭК 99 Методика п. 2.1"),
+        ("п. 2.1 Методики, утверждённой Приказ ФСТЭК 99", "Приказ ФСТЭК 99 Методика п. 2.1"),
+        ("Приказ ФСТЭК 99 Методики п. 2.1", "Приказ ФСТЭК 99 Методика п. 2.1"),
+    ],
+)
+def test_the_points_of_an_approved_document_kept_in_the_acts_file_are_its_own(
+    plain_shelf: Path, ref: str, innermost: str
+) -> None:
+    quote = "Оценка угроз проводится с учётом возможностей нарушителей"
+    assert _proven(plain_shelf, quote, ref) == innermost
+    # The act's own point 2 is not the Methodology's, and ends before the approval stamp.
+    own = "Признать не подлежащим применению документ от 2008 года"
+    assert _proven(plain_shelf, own, "Приказ ФСТЭК 99 п. 2") == "Приказ ФСТЭК 99 п. 2"
+    assert "УТВЕРЖДЕНА" not in cited.fetch_ref(plain_shelf, "Приказ ФСТЭК 99 п. 2").text
+
+
+def test_a_city_line_is_no_label(plain_shelf: Path) -> None:
+    """«г. Москва» opens with the letter «г.», but no «а.», «б.», «в.» lead to it: no label is lost there."""
+    meta = next(m for m in shelf.metas(plain_shelf) if m.id == "Договор 15")
+    addresses = meta.quality["addresses"]
+    assert addresses["unplaced"] == [] and addresses["printed"] == addresses["addressed"] == 4
