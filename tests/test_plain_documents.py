@@ -73,6 +73,25 @@ _CONTRACT = """# ДОГОВОР ОКАЗАНИЯ УСЛУГ № 15
 2.1.Провести обследование информационной системы Заказчика в течение десяти рабочих дней.
 """
 
+_RU_MANUAL = """# Руководство администратора системы «Архив»
+
+## Установка сервера
+
+Программа установки копирует файлы сервера в каталог программы и регистрирует службу.
+
+## Настройка хранилища
+
+Пулы хранения задаются в разделе хранилища файла конфигурации системы.
+
+1. Укажите имя пула и путь к каталогу хранения данных.
+
+2. Перезапустите службу архива после изменения настроек.
+
+## Резервное копирование
+
+Каталог архива выгружается ежедневно в каталог резервных копий по расписанию.
+"""
+
 _ORDER = """# ФЕДЕРАЛЬНАЯ СЛУЖБА ПО ТЕХНИЧЕСКОМУ И ЭКСПОРТНОМУ КОНТРОЛЮ
 
 ПРИКАЗ
@@ -104,6 +123,7 @@ def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("manual", _MANUAL, "Acme Guide"),
         ("contract", _CONTRACT, "Договор 15"),
         ("order", _ORDER, "Приказ ФСТЭК 99"),
+        ("ru-manual", _RU_MANUAL, "РА Архив"),
     ):
         source = base / f"{name}.md"
         source.write_text(text, encoding="utf-8")
@@ -187,3 +207,23 @@ def test_a_city_line_is_no_label(plain_shelf: Path) -> None:
     meta = next(m for m in shelf.metas(plain_shelf) if m.id == "Договор 15")
     addresses = meta.quality["addresses"]
     assert addresses["unplaced"] == [] and addresses["printed"] == addresses["addressed"] == 4
+
+
+def test_a_letter_is_a_label_when_the_one_before_it_is_printed_in_the_text() -> None:
+    """«(b)» at a block start after «… (a) the first;» inside the paragraph before it is a label the build
+    lost, and is reported; «г. Москва» with no «в.» anywhere before it is none."""
+    from docshelf.build.addresses import printed_labels
+    from docshelf.records import SectionMeta
+
+    text = "# Terms\n\nThe licensee shall (a) pay the fee;\n\n(b) keep the records.\n\nг. Москва"
+    got = printed_labels([SectionMeta("docs/t/terms.md", "Terms")], {"docs/t/terms.md": text})
+    assert (got["printed"], got["addressed"], got["unplaced"]) == (1, 0, ["(b) keep the records."])
+
+
+def test_a_russian_manuals_chapters_are_cited_by_their_headings_and_end_its_points(plain_shelf: Path) -> None:
+    pools = "Пулы хранения задаются в разделе хранилища файла конфигурации"
+    assert _proven(plain_shelf, pools, "РА Архив Настройка хранилища") == "РА Архив «Настройка хранилища»"
+    backup = "Каталог архива выгружается ежедневно в каталог резервных копий"
+    # The text under the next heading is that heading's, not the last point's before it.
+    assert _proven(plain_shelf, backup, "РА Архив «Резервное копирование»") == "РА Архив «Резервное копирование»"
+    assert verify_quote(plain_shelf, backup, "РА Архив п. 2").verdict == "wrong_clause"

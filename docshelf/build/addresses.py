@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from docshelf.law.grammar import PART_PREFIXES
-from docshelf.law.numbering import BLOCK, CONTENTS_LINE, Label, address_key, block_labels, full_label
+from docshelf.law.numbering import BLOCK, CONTENTS_LINE, CYRILLIC, LATIN, Label, address_key, block_labels, full_label
 from docshelf.law.tablerows import ROW_WORDS, row_point
 from docshelf.records import SectionMeta
 
 _SHOWN = 5
+_BEFORE = 3000  # characters before a letter label searched for the one that leads to it
 _SHOWN_GAPS = 20
 _POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)$")  # «§3.4.2», «п. 6.1.2», «п. А.2»
 _GAP = 10  # a jump larger than this is a new series or a restart, not a lost label
@@ -95,10 +96,13 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
                 continue
             block = _HEADING.sub("", m.group(0))  # a heading prints its label too («# 1.1 Scope»)
             readings = block_labels(block)
-            if not readings or _stray_letter(readings, letters):
+            if not readings:
                 continue
+            placed_here = m.start() in starts or _inside_own_clause(r, m.start(), full_label(readings[0]))
+            if _stray_letter(readings, letters, text[max(0, m.start() - _BEFORE) : m.start()]) and not placed_here:
+                continue  # a letter no series leads to is no label, unless the build found it one
             printed += 1
-            if m.start() not in starts and not _inside_own_clause(r, m.start(), full_label(readings[0])):
+            if not placed_here:
                 if len(unplaced) < _SHOWN:
                     unplaced.append(block[:40])
                 continue
@@ -125,17 +129,36 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     }
 
 
-def _stray_letter(readings: Sequence[Label], letters: dict[str, set[int]]) -> bool:
+def _stray_letter(readings: Sequence[Label], letters: dict[str, set[int]], before: str) -> bool:
     """A block opening with a letter or a roman numeral that no series leads to («г. Москва», «C. Smith»):
-    no label, as a lone number is none. Every reading is remembered, so «б)» after «а)» is one."""
+    no label, as a lone number is none. The one before it may open a block («б)» after «а)») or stand in the
+    text before («… (a) the first; ⏎ (b) the second»); every reading is remembered."""
     stray = True
     for label in readings:
         if any(ch.isdigit() for ch in label.atom):
             return False
         seen = letters.setdefault(label.style, set())
-        stray = stray and label.value > 1 and label.value - 1 not in seen
+        previous = _previous_atom(label)
+        inline = bool(previous) and label.text.replace(label.atom, previous, 1) in before
+        stray = stray and label.value > 1 and label.value - 1 not in seen and not inline
         seen.add(label.value)
     return stray
+
+
+_ROMANS = "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv".split()
+
+
+def _previous_atom(label: Label) -> str:
+    """The atom of the label one before: «b» for «c», «ii» for «iii», «в» for «г»; "" for the first."""
+    if label.value < 2:
+        return ""
+    atom = label.atom
+    if label.style.strip("().").casefold() == "i":
+        previous = _ROMANS[label.value - 2] if label.value - 2 < len(_ROMANS) else ""
+    else:
+        alphabet = CYRILLIC if atom.casefold()[0] in CYRILLIC else LATIN
+        previous = alphabet[label.value - 2] if len(atom) == 1 and label.value - 2 < len(alphabet) else ""
+    return previous.upper() if atom.isupper() else previous
 
 
 __all__ = ["printed_labels"]

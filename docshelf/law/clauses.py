@@ -89,6 +89,12 @@ def section_clauses(
                 titled = f"«{own}»" if headings_inside.count(own) == 1 and own != title else ""
                 if own in once and own != title:
                     headed.opens(own, level, start)
+            elif found is None and kind == "order" and not section_clause and n:
+                close(float("-inf"), start)  # a heading ends the points before it
+                # A Russian manual's chapter kept in one file («Установка сервера»); not an act's banner in capitals.
+                own = heading.group(1).strip()
+                if _sentence_case(own) and own in once and own != title:
+                    headed.opens(own, level, start)
             if found is None and kind == "order" and _approved_heading(heading.group(1), blocks[max(0, n - 6) : n]):
                 # The document the act approves, kept in its file («Утверждены …» «ПРАВИЛА …»): its points
                 # are «Правила п. 14», apart from the act's own «п. 1», «п. 2».
@@ -341,6 +347,11 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         label = g.section_id(number) if kind in _ENGLISH else g.point_id(number)
         return number.count(".") + 1, label
     return None
+
+
+def _sentence_case(text: str) -> bool:
+    words = text.replace("*", "").split()
+    return bool(words) and words[0][:1].isupper() and any(ch.islower() for ch in words[0])
 
 
 def _approved_heading(text: str, before: list[tuple[str, int, int]]) -> bool:

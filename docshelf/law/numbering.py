@@ -29,8 +29,8 @@ BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown block: lines up t
 CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _ROMAN_LABEL = re.compile(r"^(?:x{0,3})(?:ix|iv|v?i{0,3})$")
-_LAT = "abcdefghijklmnopqrstuvwxyz"
-_CYR = "абвгдежзиклмнопрстуфхцчшщэюя"  # how Russian acts letter their sub-points (no ё, й, ъ, ы, ь)
+LATIN = "abcdefghijklmnopqrstuvwxyz"
+CYRILLIC = "абвгдежзиклмнопрстуфхцчшщэюя"  # how Russian acts letter their sub-points (no ё, й, ъ, ы, ь)
 
 
 def trim_end(text: str, end: int) -> int:
@@ -70,7 +70,7 @@ def roman_value(text: str) -> int:
 def letter_value(text: str) -> int:
     """«a» → 1, «b» → 2, «aa» → 27 (lists that run past z double the letter); Cyrillic «а» → 1."""
     t = text.casefold()
-    for alphabet in (_LAT, _CYR):
+    for alphabet in (LATIN, CYRILLIC):
         if len(t) == 1 and t in alphabet:
             return alphabet.index(t) + 1
         if len(t) == 2 and t[0] == t[1] and t[0] in alphabet:
@@ -178,7 +178,7 @@ def _value_readings(value: str, frame: str, printed: str, length: int, *, glued:
     out: list[Label] = []
     if value.isdigit():
         return [Label(printed.rstrip(), frame.format("1"), int(value), value, glued=glued, length=length)]
-    cyrillic = value[0].casefold() in _CYR
+    cyrillic = value[0].casefold() in CYRILLIC
     upper = value.isupper()
     letter = letter_value(value)
     roman = 0 if cyrillic else roman_value(value)
@@ -319,7 +319,7 @@ def successor(label: Label) -> Label | None:
     if style in {"(1)", "1)", "1.", "n"}:
         atom = str(value)
     elif style.strip("().") in {"a", "A", "я", "Я"} and value <= 26:
-        alphabet = _LAT if style.strip("().").casefold() == "a" else _CYR
+        alphabet = LATIN if style.strip("().").casefold() == "a" else CYRILLIC
         atom = alphabet[value - 1].upper() if style.strip("().").isupper() else alphabet[value - 1]
     else:
         return None
