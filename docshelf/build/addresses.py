@@ -17,7 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from docshelf.law.grammar import PART_PREFIXES
-from docshelf.law.numbering import BLOCK, CONTENTS_LINE, CYRILLIC, LATIN, Label, address_key, block_labels, full_label
+from docshelf.law.numbering import (
+    BLOCK,
+    CONTENTS_LINE,
+    Label,
+    address_key,
+    block_labels,
+    full_label,
+    predecessor,
+)
 from docshelf.law.tablerows import ROW_WORDS, row_point
 from docshelf.records import SectionMeta
 
@@ -138,27 +146,10 @@ def _stray_letter(readings: Sequence[Label], letters: dict[str, set[int]], befor
         if any(ch.isdigit() for ch in label.atom):
             return False
         seen = letters.setdefault(label.style, set())
-        previous = _previous_atom(label)
-        inline = bool(previous) and label.text.replace(label.atom, previous, 1) in before
+        inline = bool(previous := predecessor(label)) and previous in before
         stray = stray and label.value > 1 and label.value - 1 not in seen and not inline
         seen.add(label.value)
     return stray
-
-
-_ROMANS = "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv".split()
-
-
-def _previous_atom(label: Label) -> str:
-    """The atom of the label one before: «b» for «c», «ii» for «iii», «в» for «г»; "" for the first."""
-    if label.value < 2:
-        return ""
-    atom = label.atom
-    if label.style.strip("().").casefold() == "i":
-        previous = _ROMANS[label.value - 2] if label.value - 2 < len(_ROMANS) else ""
-    else:
-        alphabet = CYRILLIC if atom.casefold()[0] in CYRILLIC else LATIN
-        previous = alphabet[label.value - 2] if len(atom) == 1 and label.value - 2 < len(alphabet) else ""
-    return previous.upper() if atom.isupper() else previous
 
 
 __all__ = ["printed_labels"]

@@ -29,8 +29,8 @@ BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown block: lines up t
 CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _ROMAN_LABEL = re.compile(r"^(?:x{0,3})(?:ix|iv|v?i{0,3})$")
-LATIN = "abcdefghijklmnopqrstuvwxyz"
-CYRILLIC = "абвгдежзиклмнопрстуфхцчшщэюя"  # how Russian acts letter their sub-points (no ё, й, ъ, ы, ь)
+_LAT = "abcdefghijklmnopqrstuvwxyz"
+_CYR = "абвгдежзиклмнопрстуфхцчшщэюя"  # how Russian acts letter their sub-points (no ё, й, ъ, ы, ь)
 
 
 def trim_end(text: str, end: int) -> int:
@@ -70,7 +70,7 @@ def roman_value(text: str) -> int:
 def letter_value(text: str) -> int:
     """«a» → 1, «b» → 2, «aa» → 27 (lists that run past z double the letter); Cyrillic «а» → 1."""
     t = text.casefold()
-    for alphabet in (LATIN, CYRILLIC):
+    for alphabet in (_LAT, _CYR):
         if len(t) == 1 and t in alphabet:
             return alphabet.index(t) + 1
         if len(t) == 2 and t[0] == t[1] and t[0] in alphabet:
@@ -178,7 +178,7 @@ def _value_readings(value: str, frame: str, printed: str, length: int, *, glued:
     out: list[Label] = []
     if value.isdigit():
         return [Label(printed.rstrip(), frame.format("1"), int(value), value, glued=glued, length=length)]
-    cyrillic = value[0].casefold() in CYRILLIC
+    cyrillic = value[0].casefold() in _CYR
     upper = value.isupper()
     letter = letter_value(value)
     roman = 0 if cyrillic else roman_value(value)
@@ -319,12 +319,31 @@ def successor(label: Label) -> Label | None:
     if style in {"(1)", "1)", "1.", "n"}:
         atom = str(value)
     elif style.strip("().") in {"a", "A", "я", "Я"} and value <= 26:
-        alphabet = LATIN if style.strip("().").casefold() == "a" else CYRILLIC
+        alphabet = _LAT if style.strip("().").casefold() == "a" else _CYR
         atom = alphabet[value - 1].upper() if style.strip("().").isupper() else alphabet[value - 1]
     else:
         return None
     printed = style.replace("1", atom, 1) if "1" in style else style.replace(style.strip("()."), atom, 1)
     return Label(printed, style, value, atom, label.parent, length=len(printed) + 1)
+
+
+def predecessor(label: Label) -> str:
+    """How the label before ``label`` in its letter or roman series is printed («(a)» before «(b)», «в.»
+    before «г.», «(ii)» before «(iii)»); "" for a first label, a number or one spelled otherwise."""
+    value, kind = label.value - 1, label.style.strip("().")
+    if value < 1:
+        return ""
+    if kind in {"a", "A", "я", "Я"} and len(label.atom) == 1:
+        alphabet = _LAT if kind.casefold() == "a" else _CYR
+        atom = alphabet[value - 1] if value <= len(alphabet) else ""
+    elif kind in {"i", "I"}:
+        atom = _ROMANS[value - 1] if value <= len(_ROMANS) else ""
+    else:
+        return ""
+    return label.style.replace(kind, atom.upper() if kind.isupper() else atom, 1) if atom else ""
+
+
+_ROMANS = "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv".split()
 
 
 # After a sentence's end, with or without a footnote mark between («systems. 24 3.7.2», «platforms.21 3.1.20»).
