@@ -32,7 +32,7 @@ from docshelf.build.split import Section, split_document, whole_document
 from docshelf.build.structure import find_headings
 from docshelf.build.titles import document_title
 from docshelf.law import grammar
-from docshelf.law.clauses import section_clauses
+from docshelf.law.clauses import printed_headings, section_clauses
 from docshelf.law.repealed import OPENING_LINES, repeal_notice, stated_repeal
 from docshelf.records import Clause, DocMeta, SectionMeta, SourceFile
 
@@ -212,12 +212,11 @@ def _unique_titles(sections: list[Section]) -> dict[int, str]:
 
 
 _PART_SUFFIX = re.compile(r"\s*\((\d+)/\d+\)$")
-_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$", re.MULTILINE)
 
 
 def _headings_printed_once(sections: list[Section]) -> frozenset[str]:
     """The heading lines printed once in the whole document: only such a heading names one place."""
-    counts = Counter(m.group(1).strip() for s in sections for m in _HEADING_LINE.finditer(s.markdown))
+    counts = Counter(h for s in sections for h in printed_headings(s.markdown))
     return frozenset(h for h, k in counts.items() if k == 1)
 
 

@@ -21,6 +21,11 @@ _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 _CONTROL_DEPTH = 8  # below any numbered section («§3.1» is depth 2)
 
 
+def printed_headings(markdown: str) -> list[str]:
+    """The heading lines of a section's Markdown, in order: what «printed once in the document» counts."""
+    return [h.group(1).strip() for m in _PARA.finditer(markdown) if (h := _HEADING.match(m.group(0)))]
+
+
 def section_clauses(
     markdown: str,
     section_clause: str,
@@ -65,7 +70,7 @@ def section_clauses(
     blocks = [(m.group(0), m.start(), m.end()) for m in _PARA.finditer(markdown)]
     seen = set(known)  # ids placed so far in the document: one printed again inside a part gets qualified
     readings = [numbering.block_labels(text) for text, _a, _b in blocks]
-    headings_inside = [h.group(1).strip() for text, _a, _b in blocks if (h := _HEADING.match(text))]
+    headings_inside = printed_headings(markdown)
     once = frozenset(h for h in headings_inside if headings_inside.count(h) == 1) if headings is None else headings
     headed = TitledHeadings(markdown)
 
@@ -82,18 +87,15 @@ def section_clauses(
             level = len(text) - len(text.lstrip("#"))
             closed.extend(headed.close(level, start))
             found = _heading_clause(heading.group(1), kind)
-            if found is None and english and not section_clause and n:
-                # An unnumbered heading inside one file (a short manual kept whole): its list items are its own.
+            if found is None and not section_clause and n and (english or kind == "order"):
+                # An unnumbered heading inside one file (a short manual kept whole) ends the points before it;
+                # an English one holds its own list items. A Russian manual's chapter («Установка сервера») is
+                # cited by its title, an act's banner in capitals is not.
                 close(float("-inf"), start)
                 own = heading.group(1).strip()
-                titled = f"«{own}»" if headings_inside.count(own) == 1 and own != title else ""
-                if own in once and own != title:
-                    headed.opens(own, level, start)
-            elif found is None and kind == "order" and not section_clause and n:
-                close(float("-inf"), start)  # a heading ends the points before it
-                # A Russian manual's chapter kept in one file («Установка сервера»); not an act's banner in capitals.
-                own = heading.group(1).strip()
-                if _sentence_case(own) and own in once and own != title:
+                if english:
+                    titled = f"«{own}»" if headings_inside.count(own) == 1 and own != title else ""
+                if own in once and own != title and (english or _sentence_case(own)):
                     headed.opens(own, level, start)
             if found is None and kind == "order" and _approved_heading(heading.group(1), blocks[max(0, n - 6) : n]):
                 # The document the act approves, kept in its file («Утверждены …» «ПРАВИЛА …»): its points
@@ -398,4 +400,4 @@ def _clause_of(text: str, kind: str) -> tuple[float, str] | None:
     return None
 
 
-__all__ = ["Clause", "blank_editorial", "section_clauses"]
+__all__ = ["Clause", "blank_editorial", "printed_headings", "section_clauses"]

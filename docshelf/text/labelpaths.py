@@ -22,8 +22,7 @@ def doc_parts(meta: DocMeta) -> frozenset[str]:
     """The names of the documents an act approves («Правила», «Требования»): its sections' parts, and the
     first word of clause ids such a part qualifies where it is kept in the act's own file («Правила п. 14»)."""
     named = {p for s in meta.sections for p in s.part.split() if p}
-    for s in meta.sections:
-        named.update(w for c in s.clauses if (w := c.id.split(" ", 1)[0]).isalpha() and _APPROVED_NAME.match(w))
+    named.update(w for w in meta.clause_heads if w.isalpha() and _APPROVED_NAME.match(w))
     return frozenset(named)
 
 
