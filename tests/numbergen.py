@@ -3,10 +3,11 @@
 A scheme is a tree of printed labels: headings at the top, then labelled blocks at any depth —
 decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
 paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1», Russian
-sub-points «а)» and «1)», footnotes («<1>», a bare «1») marked in the block before, a framework core set
-as one table whose groups «Title (PS)» nest the ids of their rows «PS.1.1», a manual's numbered steps
-under headings without numbers. Each labelled
-block carries one sentence no other block has, and the citation an engineer or a lawyer would write
+sub-points «а)» and «1)», a terms section «3.1 пользователь: …», an English rule's divisions «I.» › «A.» › «1.»,
+a statute's «SEC. 101.» and an order's «Sec. 2.» with their «(a)», a catalogue's control statements «AC-2a.1.»,
+footnotes («<1>», a bare «1») marked in the block before, a framework core set as one table whose groups
+«Title (PS)» nest the ids of their rows «PS.1.1», a manual's numbered steps under headings without numbers. Each
+labelled block carries one sentence no other block has, and the citation an engineer or a lawyer would write
 for it. The same document renders as Markdown, as DOCX and as a PDF with a Cyrillic font, in one column or
 two, so the property is checked through every converter and layout.
 """
@@ -178,7 +179,38 @@ def schemes() -> list[Scheme]:
     rules = [(1, "1.", "п. 1"), (1, "2.", "п. 2"), (PLAIN, "Утверждены постановлением от 1 июля 2020 г. № 5", "")]
     rules += [(0, "ПРАВИЛА ПРОВЕДЕНИЯ ПРОВЕРОК", ""), (1, "1.", "Правила п. 1"), (1, "2.", "п. 2 Правил")]
     rules += [(2, "а)", "Правила п. 2 подп. «а»"), (1, "3.", "ПРАВИЛА п. 3")]
+    # An English rule's preamble: «I. Background» › «A. Purpose» › «1.» › «a.», restarting in each division,
+    # cited «section I.A.1» or «II.A.1.a».
+    divisions = [(0, "I. Background", "section I"), (1, "A. Purpose", "section I.A"), (2, "1.", "section I.A.1")]
+    divisions += [(2, "2.", "I.A.2"), (1, "B. Scope", "I.B"), (0, "II. Discussion", "II")]
+    divisions += [(1, "A. Comments", "II.A"), (2, "1.", "II.A.1"), (3, "a.", "II.A.1.a")]
+    # A statute's and an executive order's sections named with their word: «SEC. 101. SHORT TITLE.» as a heading,
+    # «Sec. 2. Removing Barriers.» run into its text; their «(a)», «(2)(A)» cited «Sec. 2(b)(i)».
+    statute = [(0, "SEC. 101. SHORT TITLE.", "§101"), (1, "(a)", "Sec. 101(a)")]
+    statute += [(0, "SEC. 102. DEFINITIONS.", "section 102"), (1, "(1)", "section 102(1)")]
+    statute += [(1, "(2)", "section 102(2)"), (2, "(A)", "section 102(2)(A)")]
+    statute += [(0, "Section 103. Policy.", "Section 103"), (1, "(a)", "Section 103(a)")]
+    order = [(1, "Section 1. Policy.", "Section 1"), (1, "Sec. 2. Removing Barriers.", "Sec. 2")]
+    order += [(2, "(a)", "Sec. 2(a)"), (2, "(b)", "section 2(b)"), (3, "(i)", "Sec. 2(b)(i)")]
+    order += [(1, "Sec. 3. Scope.", "Sec. 3")]
+    # A catalogue's control statements «a.», «1.» under «AC-2 ACCOUNT MANAGEMENT», cited «AC-2a.1.» (SP 800-53 rev. 5).
+    statements = [(0, "AC-2 ACCOUNT MANAGEMENT", "AC-2"), (1, "a.", "AC-2a."), (2, "1.", "AC-2a.1.")]
+    statements += [(2, "2.", "AC-2 a.2"), (1, "b.", "AC-2b.")]
+    statements += [(0, "AC-3 ACCESS ENFORCEMENT", "AC-3"), (1, "a.", "AC-3a")]
+    # A standard's terms section: each entry opens with its term in lower case up to a colon or a dash.
+    terms = [(0, "3 Термины и определения", "п. 3"), (1, "3.1 автоматизированная система; АС:", "п. 3.1")]
+    terms += [(1, "3.2 пользователь:", "п. 3.2"), (1, "3.3 заказчик —", "пункт 3.3"), (0, "4 Общие положения", "п. 4")]
+    terms += [(1, "4.1", "п. 4.1")]
+    en_terms = [(0, "3 Terms and definitions", "clause 3"), (1, "3.1 access control:", "3.1")]
+    en_terms += [(1, "3.2 attack:", "§3.2"), (1, "3.3 audit scope —", "clause 3.3")]
+    en_terms += [(0, "4 Context of the organization", "clause 4"), (1, "4.1", "4.1")]
     return [
+        _scheme("terms", False, terms),
+        _scheme("terms-en", True, en_terms),
+        _scheme("en-divisions", True, divisions),
+        _scheme("named-sections", True, statute),
+        _scheme("order-sections", True, order),
+        _scheme("control-statements", True, statements),
         _scheme("guide-chapters", True, guide),
         _scheme("rules", False, rules),
         _scheme("annexes", False, annexes),

@@ -32,6 +32,8 @@ def test_a_label_is_read_in_any_scheme() -> None:
         "(iv) the fourth": ("(i)", "iv", ""),
         "b. second": ("a.", "b", ""),
         "а) наименование": ("я)", "а", ""),
+        "3.1 автоматизированная система; АС: Система": ("n.n", "3.1", "3"),  # a term of a terms section
+        "3.2 access control: means to ensure": ("n.n", "3.2", "3"),
     }
     for text, (style, atom, parent) in spelled.items():
         first = read_label(text)[0]
@@ -46,6 +48,8 @@ def test_a_label_is_read_in_any_scheme() -> None:
 def test_an_address_is_one_whatever_words_and_brackets_wrap_it() -> None:
     assert address_key("§5.3.2 item 5.b") == address_key("5.3.2(5)(b)") == address_key("SP 5.3.2 item 5 b")[1:]
     assert address_key("AC-2 (1)") == address_key("AC-2(1)") == ("ac-2", "1")
+    assert address_key("AC-2a.1.") == address_key("AC-2 item a.1") == ("ac-2", "a.1")  # a control's statement
+    assert address_key("PR.AC-4") == ("pr.ac-4",) and address_key("SC-7") == ("sc-7",)
     assert address_key("§ 11.10(a)(1)") == ("11.10", "a", "1")
     assert address_key("п. 6.1.1") == address_key("пункт 6.1.1") == ("6.1.1",)
 

@@ -1,5 +1,6 @@
 """Addresses of documents no family rule was written for: a guide's chapters and appendices, a manual's
-unnumbered chapters, a resolution and the Rules it approves kept in one file, a contract's city line.
+unnumbered chapters, a resolution and the Rules it approves kept in one file, a contract's city line, a standard's
+annex that numbers its table of controls afresh.
 
 Each document is short enough to stay one file, where its headings are read from the Markdown it keeps.
 """
@@ -113,6 +114,44 @@ _ORDER = """# ФЕДЕРАЛЬНАЯ СЛУЖБА ПО ТЕХНИЧЕСКОМУ 
 2.1. Оценка угроз проводится с учётом возможностей нарушителей и способов реализации угроз.
 """
 
+# ISO's Annex A numbers its table of controls afresh («5.1» beside the main text's own 5.1), split by a page; an
+# annex restating the main text's points in a table is no numbering of its own.
+_ISO = """# Information security management systems — Requirements
+
+## 5 Leadership
+
+5.1 Top management shall demonstrate leadership and commitment to the management system.
+
+5.2 Top management shall establish an information security policy for the organization.
+
+## 6 Planning
+
+6.1 The organization shall plan actions to address risks and opportunities.
+
+## Annex A (normative) Information security controls reference
+
+| | Control name | Control |
+|---|---|---|
+| 5.1 | Policies for information security | Information security policy and topic-specific policies shall be defined. |
+| 5.2 | Information security roles | Information security roles and responsibilities shall be defined and allocated. |
+| 5.3 | Segregation of duties | Conflicting duties and conflicting areas of responsibility shall be segregated. |
+
+12
+
+| | Control name | Control |
+|---|---|---|
+| 5.4 | Contact with authorities | The organization shall establish and maintain contact with relevant authorities. |
+| 6.1 | Screening | Background verification checks on all candidates shall be carried out prior to joining. |
+
+## Annex B (informative) Requirements restated
+
+| Clause | Requirement |
+|---|---|
+| 5.1 | Top management shall demonstrate leadership and commitment to the management system. |
+| 5.2 | Top management shall establish an information security policy for the organization. |
+| 6.1 | The organization shall plan actions to address risks and opportunities. |
+"""
+
 
 @pytest.fixture(scope="module")
 def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -124,6 +163,7 @@ def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("contract", _CONTRACT, "Договор 15"),
         ("order", _ORDER, "Приказ ФСТЭК 99"),
         ("ru-manual", _RU_MANUAL, "РА Архив"),
+        ("iso", _ISO, "ISO 99001"),
     ):
         source = base / f"{name}.md"
         source.write_text(text, encoding="utf-8")
@@ -227,3 +267,34 @@ def test_a_russian_manuals_chapters_are_cited_by_their_headings_and_end_its_poin
     # The text under the next heading is that heading's, not the last point's before it.
     assert _proven(plain_shelf, backup, "РА Архив «Резервное копирование»") == "РА Архив «Резервное копирование»"
     assert verify_quote(plain_shelf, backup, "РА Архив п. 2").verdict == "wrong_clause"
+
+
+_POLICY = "Information security policy and topic-specific policies shall be defined."
+
+
+@pytest.mark.parametrize(
+    ("quote", "ref", "innermost"),
+    [
+        (_POLICY, "ISO 99001 A.5.1", "§A.5.1"),
+        (_POLICY, "ISO 99001 Annex A 5.1", "§A.5.1"),
+        (_POLICY, "ISO 99001 Annex A.5.1", "§A.5.1"),
+        ("Conflicting duties and conflicting areas of responsibility", "ISO 99001 control 5.3 of Annex A", "§A.5.3"),
+        ("The organization shall establish and maintain contact", "ISO 99001 A.5.4", "§A.5.4"),  # after the page
+        ("Background verification checks on all candidates", "ISO 99001 Annex A, control 6.1", "§A.6.1"),
+    ],
+)
+def test_an_annex_numbering_its_table_afresh_is_cited_with_its_letter(
+    plain_shelf: Path, quote: str, ref: str, innermost: str
+) -> None:
+    assert _proven(plain_shelf, quote, ref) == f"ISO 99001 {innermost}"
+
+
+def test_the_main_texts_points_stay_its_own_beside_the_annexes_numbers(plain_shelf: Path) -> None:
+    got = verify_quote(plain_shelf, _POLICY, "ISO 99001 5.1")
+    assert got.verdict == "wrong_clause" and "it is in ISO 99001 §A.5.1" in got.message
+    lead = "Top management shall demonstrate leadership and commitment"
+    assert _proven(plain_shelf, lead, "ISO 99001 clause 5.1") == "ISO 99001 §5.1"
+    # The annex restating the requirements is no numbering of its own: no «B.5.1» is made of it.
+    meta = next(m for m in shelf.metas(plain_shelf) if m.id == "ISO 99001")
+    ids = {c.id for _s, c in meta.clauses()}
+    assert {"§A.5.1", "§A.5.2", "§A.5.3", "§A.5.4", "§A.6.1"} <= ids and not any(i.startswith("§B.") for i in ids)

@@ -64,6 +64,8 @@ def _match(block: Block) -> tuple[str, int, str] | None:
             return None  # «(a) Each system …» run into its text is a paragraph; the bold title line is a heading
         if kind == "roman" and (len(text) > 200 or text.endswith(";")):
             return None
+        if kind == "named_section" and not (block.bold or block.kind == "heading") and _RUN_ON.search(text):
+            return None  # «Sec. 2. Policy. It is the policy …»: a section run into its text (the clause table has it)
         if kind in ARTICLE_KINDS and len(text) > 250 and not block.bold:
             return None
         if kind not in ARTICLE_KINDS and len(text) > 300:
@@ -94,6 +96,7 @@ def _numbered(block: Block, text: str, number: str, rank: int) -> tuple[str, int
     return None
 
 
+_RUN_ON = re.compile(r"^\S+\s+\S+\s+[^.]*\.\s+\S")  # a named section's title, then a sentence after it
 _LETTERED_RUN = 3  # bold «(a) Title» lines head paragraphs only as a run: «(a)», «(b)», «(c)» at least
 _CUT_END = re.compile(r"\s(?:a|an|the|and|or|of|to|in|on|by|for|with|that|which|all|be|shall)$")
 

@@ -331,13 +331,15 @@ def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
             return at, g.heading_clause_id(kind_name, m.group(1), english=True)
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
+    if kind in _ENGLISH and (m := g.HEADING["roman"].heading.match(text)):
+        return 0, g.section_id(m.group(1))  # «I. Background»: its «A.», «1.» restart inside it, «§I item A.1»
     for kind_name, depth in _GROUP_DEPTHS.items():  # a division or chapter inside one file: around its points
         if m := g.HEADING[kind_name].heading.match(text):
             return depth, g.heading_clause_id(kind_name, m.group(1) or "")
     if m := g.HEADING["appendix"].heading.match(text):
         return 0, g.heading_clause_id("appendix", m.group(1) or "")
-    if m := g.HEADING["paragraph_sign"].heading.match(text):
-        return m.group(1).count(".") + 1, g.section_id(m.group(1))  # «§ 11.10 Controls …» of a regulation's part
+    if m := g.HEADING["paragraph_sign"].heading.match(text) or g.HEADING["named_section"].heading.match(text):
+        return m.group(1).count(".") + 1, g.section_id(m.group(1))  # «§ 11.10 Controls …», «Section 2. Policy.»
     if m := g.HEADING["control"].heading.match(text):
         return _CONTROL_DEPTH, m.group(1)  # under the section it sits in; the next section heading closes it
     if kind in _ENGLISH and (m := g.NAMED_CONTROL.match(text)):
@@ -386,6 +388,8 @@ def _clause_of(text: str, kind: str) -> tuple[float, str] | None:
         m = g.TOP_PART.match(text)
         return (1, f"({text[: m.end()].strip().rstrip('.')})") if m else None
     if kind == "rfc":
+        if m := g.HEADING["named_section"].heading.match(text):  # «Sec. 2. Policy. It is …» run into its text
+            return m.group(1).count(".") + 1, g.section_id(m.group(1))
         m = g.REQUIREMENT_START.match(text)
         return (m.group(1).count(".") + 1, g.section_id(m.group(1))) if m else None
     if m := g.PART_DOT.match(text):

@@ -47,6 +47,8 @@ class HeadingKind:
     prefix: str  # clause id prefix («ст.»), "" when the kind has no clause id
 
 
+_NAMED_SECTION = r"\d{1,3}(?:\.\d{1,3})*[a-z]?"
+_SECTION_WORD = r"Section|SECTION|Sec\.|SEC\."
 EN_ARTICLE_HEADING = re.compile(r"^(?:Article|ARTICLE)\s+(\d{1,3}[a-z]?)(?=$|\.?\s+[A-Z‘'\"(])")
 HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind(
@@ -83,6 +85,9 @@ HEADINGS: tuple[HeadingKind, ...] = (
         "Chapter",
     ),
     HeadingKind("act_section", 25, re.compile(r"^SECTION\s+(\d{1,2})(?=$|\s+[A-Z])"), ""),
+    # A statute's or an order's section named with its word and a period: «Section 1. Definitions.», «Sec. 2.
+    # Policy.», «SEC. 101. SHORT TITLE.», cited «Section 1(a)», «§101».
+    HeadingKind("named_section", 40, re.compile(rf"^(?:{_SECTION_WORD})\s+({_NAMED_SECTION})\.\s+[A-Z]"), "§"),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     # «I. Общие положения» … «XXXIX.»; a lone «C.» or «L.» is a letter of a list («A.», «B.», «C.»), not 100 or 50.
     HeadingKind("roman", 30, re.compile(r"^([IVX]+)\.\s+\S"), "разд."),
@@ -258,7 +263,8 @@ def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
     """The citation form of a heading: «ст. 10.2-1», «гл. 3», «п. 1.2», «§4.2.1», «прил. 2»."""
     if not number and kind != "prilozhenie":
         return ""
-    if (kind == "num" and english) or kind in {"subappendix", "paragraph_sign"}:
+    # An English document's «I. Background»: a division cited «section I», «I.A.1», not a Russian «разд.».
+    if (kind in ("num", "roman") and english) or kind in {"subappendix", "paragraph_sign", "named_section"}:
         return section_id(number)
     if kind == "control":
         return number

@@ -109,7 +109,12 @@ _WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d
 _ID_DASH = re.compile(r"^((?:[A-Z]{1,6}\.)*[A-Z]{1,6})-(\d{1,3})(?:\s?\((\d{1,3})\))?(?=[\s:.,]|$)")
 _ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
 # A multi-level number is followed by its text's first capital («6.1.1 Изложение»), never «3.5 мм».
-_DOTTED = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(\.?)(?=\s+[^\sa-zа-яё]|$|[A-ZА-ЯЁ])")
+_DOTTED = re.compile(
+    r"^(\d{1,3}(?:\.\d{1,3})+)(\.?)(?=\s+[^\sa-zа-яё]|$|[A-ZА-ЯЁ]"
+    # or a term defined in a standard's terms section, its words in lower case up to a colon or a dash:
+    # «3.1 автоматизированная система; АС: Система …», «3.2 access control: means …» (not «3.5 мм толщина»)
+    r"|\s+[a-zа-яё][^.:;\n]{0,80}?(?:[;,][^.:\n]{0,40})?(?::\s|\s[—–]\s))"
+)
 _SINGLE_DOT = re.compile(r"^(\d{1,3}|[a-zA-Zа-яА-Я]|[IVXivx]{2,5})\.(?=\s|[A-ZА-ЯЁ])")
 _BARE = re.compile(r"^(\d{1,2})\s+(?=[A-ZА-ЯЁ][a-zа-яё])")
 _FOOTNOTE = re.compile(r"^<(\d{1,3})>" + _AFTER)
@@ -395,6 +400,7 @@ _KIND_WORDS = re.compile(
     r"requirements?|controls?|enhancements?|subcategor(?:y|ies)|categor(?:y|ies)|tasks?|practices?|"
     r"п\.|пп\.|подп\.|пункт[а-я]*|подпункт[а-я]*|no\.|№)(?![\w])"
 )
+_STATEMENT = re.compile(r"([a-z]{1,4}-\d{1,3})([a-z](?:\.\d{1,3})*)")
 _ATOM = re.compile(r"\((\w{1,4})\)|([A-Za-zА-Яа-яЁё0-9]+(?:[.\-][A-Za-zА-Яа-яЁё0-9]+)*)")
 
 
@@ -421,6 +427,8 @@ def address_key(text: str) -> tuple[str, ...]:
         atom = "article" if atom == "art" else atom  # «Art. 5(1)» is «Article 5(1)»
         if re.fullmatch(r"\d{1,3}\.[a-zа-я]", atom):
             out.extend(atom.split("."))
+        elif statement := _STATEMENT.fullmatch(atom.rstrip(".")):  # «AC-2a.1.»: control AC-2, its statement a.1
+            out.extend(statement.groups())
         else:
             out.append(atom.rstrip("."))
     return tuple(out)

@@ -92,25 +92,51 @@ def row_points(table: str, start: int, known: set[str], *, english: bool, annexe
     unless the point is already placed (a mapping table restating it). A lettered point is one only in
     the annex of its letter (``annexes``): «A.9.2.3» in a NIST appendix D maps ISO's control, not its own."""
     found: list[tuple[str, int, int, int]] = []  # id, depth, row start, row end
+    letter = _fresh_annex(table, known, annexes)
     for row in re.finditer(r"[^\n]+", table):
         point = row_point(row.group(0))
         if point is None:
             continue
         label, after, own = point
-        if label.parent not in known or len(f"{after} {own}".split()) < ROW_WORDS:
+        atom = f"{letter}.{label.atom}" if letter and label.atom[:1].isdigit() else label.atom
+        if atom == label.atom and label.parent not in known:
             continue
-        if not label.atom[:1].isdigit() and label.atom.split(".")[0] not in annexes:
+        if len(f"{after} {own}".split()) < ROW_WORDS:
             continue
-        cid = g.section_id(label.atom) if english else g.point_id(label.atom)
-        if cid not in known and label.atom not in known:
+        if not atom[:1].isdigit() and atom.split(".")[0] not in annexes:
+            continue
+        cid = g.section_id(atom) if english else g.point_id(atom)
+        if cid not in known and atom not in known:
             known.add(cid)
-            known.add(label.atom)
-            found.append((cid, label.atom.count("."), start + row.start(), start + row.end()))
+            known.add(atom)
+            found.append((cid, atom.count("."), start + row.start(), start + row.end()))
     out: list[Clause] = []
     for n, (cid, depth, a, b) in enumerate(found):
         later = (other_a - 1 for _c, d, other_a, _b in found[n + 1 :] if d <= depth)
         out.append(Clause(cid, a, max(b, next(later, found[-1][3]))))
     return out
+
+
+def _fresh_annex(table: str, known: set[str], annexes: frozenset[str]) -> str:
+    """The letter of the annex a table numbers afresh, "" when it does not: ISO's «Annex A» table of controls
+    prints «| 5.1 | Policies … |» beside the main text's own «5.1», and its rows are cited «A.5.1». A series of
+    numbered rows in the annex of one letter, some of which cannot continue the text (their parent is not
+    placed, or they are placed already), and not all of which are placed: a table restating the text's points
+    (a mapping appendix) is not renumbered."""
+    letter = next(iter(annexes)) if len(annexes) == 1 else ""
+    if len(letter) != 1:
+        return ""
+    rows = [p[0] for row in re.finditer(r"[^\n]+", table) if (p := row_point(row.group(0)))]
+    numbers = [label for label in rows if label.atom[:1].isdigit()]
+    placed = sum(_placed(label.atom, known) for label in numbers)
+    # A table the page broke goes on with the annex's series: «A.5.19» placed, «5.20» continues it.
+    going_on = any(_placed(f"{letter}.{x.parent}", known) or _placed(f"{letter}.{x.atom}", known) for x in numbers)
+    restart = going_on or any(not _placed(label.parent, known) or _placed(label.atom, known) for label in numbers)
+    return letter if len(numbers) >= 2 and restart and placed < len(numbers) else ""
+
+
+def _placed(atom: str, known: set[str]) -> bool:
+    return atom in known or g.section_id(atom) in known or g.point_id(atom) in known
 
 
 def row_point(

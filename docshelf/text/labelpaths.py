@@ -174,8 +174,12 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     # «point (a) of Article 5(1)»: the innermost label first, then the part it is of (as EU acts cite)
     turned = next((want[k:] + want[:k] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
     forms = (want, want[::-1], turned)
-    for whole in (True, False):
-        hits = [(s, c) for s, c, k in clauses if k and (k if whole else k[-len(want) :]) in forms]
+    # Then «I.A.1» as the levels «§I item A.1» has, when no clause is spelled the way it is cited.
+    flat = [(s, c, _flat(k)) for s, c, k in clauses]
+    annexed = tuple(f for f in (_annexed(want), _annexed(turned)) if f)
+    passes = ((clauses, forms, True), (clauses, forms, False), (flat, (_flat(want),), True), (clauses, annexed, True))
+    for keys, sought, whole in passes:
+        hits = [(s, c) for s, c, k in keys if k and sought and (k if whole else k[-len(sought[0]) :]) in sought]
         if hits:
             ids = list(dict.fromkeys(c.id for _s, c in hits))
             spelled = [cid for cid in ids if _compact(cid) == _compact(" ".join(words))]
@@ -183,6 +187,28 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
                 return [(s, c) for s, c in hits if c.id == spelled[0]], spelled
             return hits, ids
     return _inside_named(clauses, want)
+
+
+_ANNEX_WORDS = frozenset({"annex", "appendix", "прил", "приложение"})
+
+
+def _annexed(key: tuple[str, ...]) -> tuple[str, ...]:
+    """«Annex A 5.1», «Annex A.5.1», «control 5.1 of Annex A» as the annex's own label «A.5.1» (ISO's Annex A
+    table prints «5.1», the build numbers it «A.5.1»); () when the path does not open with a lettered annex."""
+    if len(key) < 2 or key[0] not in _ANNEX_WORDS:
+        return ()
+    letter, rest = key[1], key[2:]
+    if len(letter) == 1 and letter.isalpha() and rest and rest[0][:1].isdigit():
+        return (f"{letter}.{rest[0]}", *rest[1:])
+    if re.fullmatch(r"[^\W\d_]\.\d[\d.]*", letter):
+        return key[1:]
+    return ()
+
+
+def _flat(key: tuple[str, ...]) -> tuple[str, ...]:
+    """A label path with every dotted atom that holds a letter split into its levels: «i.a.1» → i, a, 1
+    (a document's «I. Background» › «A.» › «1.»); all-number atoms («6.1.1») are one label and stay."""
+    return tuple(p for a in key for p in (a.split(".") if "." in a and re.search(r"[^\W\d_]", a) else (a,)))
 
 
 def _inside_named(
