@@ -229,8 +229,10 @@ class DocMeta:
 
     @cached_property
     def clause_heads(self) -> frozenset[str]:
-        """The first words of its clause ids («Правила» of «Правила п. 14»): asked on every citation read."""
-        return frozenset(c.id.split(" ", 1)[0] for s in self.sections for c in s.clauses)
+        """The first words of its clause ids that qualify a label after them («Правила» of «Правила п. 14»; not
+        «Этап» of «Этап 2», a label itself): asked on every citation read."""
+        pairs = (c.id.split(" ", 1) for s in self.sections for c in s.clauses)
+        return frozenset(p[0] for p in pairs if len(p) == 2 and not p[1][:1].isdigit())
 
     @property
     def english(self) -> bool:

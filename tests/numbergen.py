@@ -4,12 +4,14 @@ A scheme is a tree of printed labels: headings at the top, then labelled blocks 
 decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
 paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1», Russian
 sub-points «а)» and «1)», a terms section «3.1 пользователь: …», an English rule's divisions «I.» › «A.» › «1.»,
-a statute's «SEC. 101.» and an order's «Sec. 2.» with their «(a)», a catalogue's control statements «AC-2a.1.»,
-footnotes («<1>», a bare «1») marked in the block before, a framework core set as one table whose groups
-«Title (PS)» nest the ids of their rows «PS.1.1», a manual's numbered steps under headings without numbers. Each
-labelled block carries one sentence no other block has, and the citation an engineer or a lawyer would write
-for it. The same document renders as Markdown, as DOCX and as a PDF with a Cyrillic font, in one column or
-two, so the property is checked through every converter and layout.
+an act's «PART 2» › «3» › «(1)», an agreement's «ARTICLE II» › «Section 2.01», a statute's «SEC. 101.» and an
+order's «Sec. 2.» with their «(a)», a catalogue's control statements «AC-2a.1.», footnotes («<1>», a bare «1»)
+marked in the block before, a framework core set as one table whose groups «Title (PS)» nest the ids of their
+rows «PS.1.1», a manual's numbered steps under headings without numbers, labels named by a word («Step 1:»,
+«Safeguard 1.2», «Этап 3 —»).
+Each labelled block carries one sentence no other block has, and the citation an engineer or a lawyer would
+write for it. The same document renders as Markdown, as DOCX and as a PDF with a Cyrillic font, in one column
+or two, so the property is checked through every converter and layout.
 """
 
 from __future__ import annotations
@@ -184,6 +186,29 @@ def schemes() -> list[Scheme]:
     divisions = [(0, "I. Background", "section I"), (1, "A. Purpose", "section I.A"), (2, "1.", "section I.A.1")]
     divisions += [(2, "2.", "I.A.2"), (1, "B. Scope", "I.B"), (0, "II. Discussion", "II")]
     divisions += [(1, "A. Comments", "II.A"), (2, "1.", "II.A.1"), (3, "a.", "II.A.1.a")]
+    # The same with its lettered parts set as headings, and a policy's lettered divisions «A. General Provisions».
+    headed = [(0, "I. Background", ""), (0, "A. Purpose", ""), (1, "", "I.A"), (1, "1.", "I.A.1")]
+    headed += [(0, "B. Scope", ""), (1, "", "section I.B"), (0, "II. Discussion", ""), (0, "A. Comments", "")]
+    headed += [(1, "1.", "II.A.1")]
+    lettered = [(0, "A. General Provisions", ""), (1, "", "Section A"), (1, "1.", "A.1"), (1, "2.", "Section A.2")]
+    lettered += [(0, "B. Access Control", ""), (1, "1.", "B.1"), (2, "a.", "B.1.a")]
+    # A Commonwealth act: «PART 2 SECURITY» around its sections «3 Duties of operators», cited «s. 3(1)(a)».
+    act = [(0, "PART 1 PRELIMINARY", ""), (0, "1 Short title", ""), (1, "", "s. 1"), (0, "2 Definitions", "")]
+    act += [(1, "(1)", "section 2(1)"), (1, "(2)", "s. 2(2)"), (2, "(a)", "s. 2(2)(a)"), (0, "PART 2 SECURITY", "")]
+    act += [
+        (0, "3 Duties of operators", ""),
+        (1, "(1)", "s. 3(1)"),
+        (2, "(a)", "s. 3(1)(a)"),
+        (1, "(2)", "Part 2 s. 3(2)"),
+    ]
+    # An agreement: «ARTICLE II THE LOAN» around «Section 2.01» (no period after a dotted number) and its «(a)»;
+    # «Question 2:», «REQ-002:» and «Rule 3.1» printed one after the other with no gap (a PDF joins no two).
+    agreement = [(0, "ARTICLE I DEFINITIONS", "Article I"), (1, "Section 1.01", "Section 1.01")]
+    agreement += [(1, "Section 1.02", "Article I, Section 1.02"), (0, "ARTICLE II THE LOAN", "Article II")]
+    agreement += [(1, "Section 2.01", "Section 2.01"), (2, "(a)", "Section 2.01(a)"), (2, "(b)", "§2.01(b)")]
+    run = [(0, "Frequently Asked Questions", ""), (1, "Question 1:", "Question 1"), (1, "Question 2:", "question 2")]
+    run += [(0, "4 Requirements", ""), (1, "REQ-001:", "REQ-001"), (1, "REQ-002:", "REQ-002")]
+    run += [(1, "Rule 3.1", "Rule 3.1"), (1, "Rule 3.2", "rule 3.2")]
     # A statute's and an executive order's sections named with their word: «SEC. 101. SHORT TITLE.» as a heading,
     # «Sec. 2. Removing Barriers.» run into its text; their «(a)», «(2)(A)» cited «Sec. 2(b)(i)».
     statute = [(0, "SEC. 101. SHORT TITLE.", "§101"), (1, "(a)", "Sec. 101(a)")]
@@ -204,10 +229,29 @@ def schemes() -> list[Scheme]:
     en_terms = [(0, "3 Terms and definitions", "clause 3"), (1, "3.1 access control:", "3.1")]
     en_terms += [(1, "3.2 attack:", "§3.2"), (1, "3.3 audit scope —", "clause 3.3")]
     en_terms += [(0, "4 Context of the organization", "clause 4"), (1, "4.1", "4.1")]
+    # Labels named by a word the document repeats: a manual's «Step 1:» restarting under each heading, CIS's
+    # «Safeguard 1.2» under «CIS Control 1: …», a guide's «Principle 2:», a methodology's «Этап 3 —».
+    worded = [(0, "Installing the Agent", ""), (1, "Step 1:", "Installing the Agent Step 1")]
+    worded += [(1, "Step 2:", "«Installing the Agent» Step 2"), (0, "Removing the Agent", "")]
+    worded += [(1, "Step 1.", "Removing the Agent Step 1"), (1, "Step 2.", "Removing the Agent, Step 2")]
+    cis = [(0, "CIS Control 1: Inventory of Assets", "CIS Control 1"), (1, "Safeguard 1.1", "Safeguard 1.1")]
+    cis += [(1, "Safeguard 1.2", "CIS Control 1 Safeguard 1.2"), (0, "CIS Control 2: Inventory of Software", "")]
+    cis += [(1, "", "Control 2"), (1, "Safeguard 2.1", "safeguard 2.1")]
+    principles = [(0, "Principles", ""), (1, "Principle 1:", "Principle 1"), (1, "Principle 2:", "principle 2")]
+    stages = [(0, "Порядок оценки", ""), (1, "Этап 1.", "Этап 1"), (1, "Этап 2.", "этап 2"), (1, "Этап 3 —", "Этап 3")]
     return [
+        _scheme("worded-steps", True, worded),
+        _scheme("worded-controls", True, cis),
+        _scheme("worded-principles", True, principles),
+        _scheme("worded-stages", False, stages),
         _scheme("terms", False, terms),
         _scheme("terms-en", True, en_terms),
+        _scheme("agreement-articles", True, agreement),
+        _scheme("run-together", True, run),
         _scheme("en-divisions", True, divisions),
+        _scheme("en-divisions-headed", True, headed),
+        _scheme("lettered-divisions", True, lettered),
+        _scheme("act-parts", True, act),
         _scheme("named-sections", True, statute),
         _scheme("order-sections", True, order),
         _scheme("control-statements", True, statements),
@@ -286,6 +330,7 @@ def write_docx(scheme: Scheme, path: Path) -> Path:
     return path
 
 
+_DISPLAY_HEADINGS = frozenset({"manual-steps", "worded-steps", "worded-principles", "worded-stages"})
 _COLUMN_GUTTER = 24.0
 _COLUMN_HEIGHT = 260.0  # points of a column: a scheme of a dozen blocks fills more than one
 
@@ -321,7 +366,8 @@ def write_pdf(scheme: Scheme, path: Path, *, columns: int = 1) -> Path:
             flow.paragraph(b.text, font=FONT, size=11, indent=0, after=8)
         elif b.depth == 0:
             # A manual's headings carry no number: display type is what makes them headings.
-            flow.paragraph(b.text, font=FONT_BOLD, size=13 if scheme.name == "manual-steps" else 12, indent=0, after=6)
+            size = 13 if scheme.name in _DISPLAY_HEADINGS else 12
+            flow.paragraph(b.text, font=FONT_BOLD, size=size, indent=0, after=6)
         else:
             note = b.depth == FOOTNOTE  # set as a footnote is: smaller, at the margin
             indent = 0 if note else 18 * max(0, b.depth)

@@ -402,13 +402,14 @@ def test_a_notices_directive_is_cited_by_its_own_paragraph_headings(
     corpus_shelf: Path, metas: dict[str, dict[str, Any]]
 ) -> None:
     """The Federal Register notice proposes an AD whose paragraphs are bold headings «(a) Comments Due Date» …
-    «(q) Related Information» under no numbered heading: each heads its section, and the AD's own references
-    («paragraph (h)(6) of this AD») are its citations."""
+    «(q) Related Information» under no numbered heading: each heads its section, after the amended part's own
+    «PART 39—AIRWORTHINESS DIRECTIVES», and the AD's own references («paragraph (h)(6) of this AD») are its
+    citations."""
     from docshelf.text.verify import verify_quote
 
     heads = [s["clause"] for s in _meta(metas, "federal-register-2020-17221.pdf")["sections"] if s["clause"]]
     runs = [c for i, c in enumerate(heads) if i == 0 or heads[i - 1] != c]
-    assert runs == [f"({chr(c)})" for c in range(ord("a"), ord("q") + 1)]
+    assert runs == ["Part 39", *(f"({chr(c)})" for c in range(ord("a"), ord("q") + 1))]
     quote = "In the Operating Procedures chapter, add the information in figure 5 to paragraph (h)(6) of this AD."
     check = verify_quote(corpus_shelf, quote, "FR Doc. 2020-17221 paragraph (h)(6)")
     assert (check.verdict, check.level, check.clause) == ("ok", "clause", "(h)(6)"), check.message

@@ -34,6 +34,9 @@ def test_a_label_is_read_in_any_scheme() -> None:
         "а) наименование": ("я)", "а", ""),
         "3.1 автоматизированная система; АС: Система": ("n.n", "3.1", "3"),  # a term of a terms section
         "3.2 access control: means to ensure": ("n.n", "3.2", "3"),
+        "Step 2: Install the agent": ("step n", "Step 2", ""),  # a label named by a word the document repeats
+        "Safeguard 1.2 Establish": ("safeguard n.n", "Safeguard 1.2", "Safeguard 1"),
+        "Этап 3 — анализ": ("этап n", "Этап 3", ""),
     }
     for text, (style, atom, parent) in spelled.items():
         first = read_label(text)[0]
@@ -41,6 +44,9 @@ def test_a_label_is_read_in_any_scheme() -> None:
     assert read_label("2.1.Провести")[0].glued
     # A year, a measure and a figure run into a word are no labels.
     assert read_label("2023 г. был принят") == read_label("3.5 мм толщина") == read_label("6.1Текст") == []
+    # A caption, a page line or a kind the grammar names is no word-named label.
+    assert read_label("Table 1 Results") == read_label("Рисунок 2 — Схема") == read_label("Page 3 of 9") == []
+    assert read_label("Article 5 Scope") == read_label("Version 2.0 Draft") == []
     assert [r.style for r in read_label("(i) x")] == ["(a)", "(i)"]  # the ninth letter or the first numeral
     assert roman_value("xiv") == 14 and roman_value("ic") == 0
 

@@ -298,3 +298,17 @@ def test_the_main_texts_points_stay_its_own_beside_the_annexes_numbers(plain_she
     meta = next(m for m in shelf.metas(plain_shelf) if m.id == "ISO 99001")
     ids = {c.id for _s, c in meta.clauses()}
     assert {"§A.5.1", "§A.5.2", "§A.5.3", "§A.5.4", "§A.6.1"} <= ids and not any(i.startswith("§B.") for i in ids)
+
+
+def test_a_word_and_a_number_is_a_label_only_in_a_series() -> None:
+    """«Step 2:» after «Step 1:» is a label the document prints; «AXFR 252 A request …», a row of a table of
+    codes that no «AXFR 251» leads to, is none."""
+    from docshelf.build.addresses import printed_labels
+    from docshelf.records import SectionMeta
+
+    text = "# Codes\n\nAXFR 252 A request for a transfer.\n\nMAILB 253 A request for mailbox records."
+    got = printed_labels([SectionMeta("docs/t/codes.md", "Codes")], {"docs/t/codes.md": text})
+    assert (got["printed"], got["unplaced"]) == (0, [])
+    text = "# Steps\n\nStep 1: Open the console.\n\nStep 2: Press the button."
+    got = printed_labels([SectionMeta("docs/t/steps.md", "Steps")], {"docs/t/steps.md": text})
+    assert (got["printed"], got["addressed"]) == (2, 0)  # no clause was built here: both are reported

@@ -20,6 +20,7 @@ from docshelf.law.grammar import PART_PREFIXES
 from docshelf.law.numbering import (
     BLOCK,
     CONTENTS_LINE,
+    NAMED_STYLE,
     Label,
     address_key,
     block_labels,
@@ -138,14 +139,16 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
 
 
 def _stray_letter(readings: Sequence[Label], letters: dict[str, set[int]], before: str) -> bool:
-    """A block opening with a letter or a roman numeral that no series leads to («г. Москва», «C. Smith»):
-    no label, as a lone number is none. The one before it may open a block («б)» after «а)») or stand in the
-    text before («… (a) the first; ⏎ (b) the second»); every reading is remembered."""
+    """A block opening with a letter, a roman numeral or a word and a number that no series leads to
+    («г. Москва», «C. Smith», «AXFR 252 A request …» of a table of codes): no label, as a lone number is none.
+    The one before it may open a block («б)» after «а)») or stand in the text before («… (a) the first;
+    ⏎ (b) the second»); every reading is remembered."""
     stray = True
     for label in readings:
-        if any(ch.isdigit() for ch in label.atom):
+        named = NAMED_STYLE.fullmatch(label.style) is not None
+        if any(ch.isdigit() for ch in label.atom) and not named:
             return False
-        seen = letters.setdefault(label.style, set())
+        seen = letters.setdefault(f"{label.style} {label.parent}" if named else label.style, set())
         inline = bool(previous := predecessor(label)) and previous in before
         stray = stray and label.value > 1 and label.value - 1 not in seen and not inline
         seen.add(label.value)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from docshelf.build.docmap import MAP_RANK, Found
 from docshelf.law.grammar import APPROVAL_STAMP, APPROVED_TITLE, ARTICLE_KINDS, HEADINGS, heading_clause_id
-from docshelf.law.numbering import read_label
+from docshelf.law.numbering import read_label, roman_value
 from docshelf.model import Block
 
 _CYR = re.compile(r"[А-Яа-яЁё]")
@@ -64,7 +64,11 @@ def _match(block: Block) -> tuple[str, int, str] | None:
             return None  # «(a) Each system …» run into its text is a paragraph; the bold title line is a heading
         if kind == "roman" and (len(text) > 200 or text.endswith(";")):
             return None
-        if kind == "named_section" and not (block.bold or block.kind == "heading") and _RUN_ON.search(text):
+        if (
+            kind == "named_section"
+            and not (block.bold or block.kind == "heading")
+            and (_RUN_ON.search(text) or len(text) > 80)
+        ):
             return None  # «Sec. 2. Policy. It is the policy …»: a section run into its text (the clause table has it)
         if kind in ARTICLE_KINDS and len(text) > 250 and not block.bold:
             return None
@@ -116,7 +120,8 @@ def _articles_out_of_order(candidates: dict[int, tuple[str, int, str]]) -> list[
     for i, (kind, _rank, number) in sorted(candidates.items()):
         if kind != "article":
             continue
-        key = (int(re.match(r"\d+", number).group(0)), number.lstrip("0123456789"))  # type: ignore[union-attr]
+        digits = re.match(r"\d*", number).group(0)  # type: ignore[union-attr]
+        key = (int(digits) if digits else roman_value(number), number.lstrip("0123456789"))  # «ARTICLE IV»
         if key <= last:
             out.append(i)
         else:

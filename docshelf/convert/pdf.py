@@ -27,6 +27,7 @@ from docshelf.convert.text import meaningful_title
 from docshelf.convert.wordbreaks import UNMAPPED, Vocabulary, attach_drop_caps, join_lines, without_unmapped
 from docshelf.errors import ConversionError, NoTextLayerError
 from docshelf.law.grammar import HEADINGS, NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
+from docshelf.law.numbering import opens_item
 from docshelf.model import Block, Converted
 
 # Heading kinds whose line always opens a new heading, even right under another bold line.
@@ -543,7 +544,7 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
         return True
     if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size and not jump:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
-    clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None
+    clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None or opens_item(ln.text.lstrip())
     if clause and (ends_sentence or _TOC_LINE.search(prev.text)):
         return True
     return indented and ln.x0 > prev.x0 + 0.8 * size and clause and not jump

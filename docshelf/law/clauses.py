@@ -11,14 +11,15 @@ from __future__ import annotations
 import re
 
 from docshelf.law import grammar as g
-from docshelf.law import numbering, tablerows
+from docshelf.law import heading_clauses, numbering, tablerows
 from docshelf.law.grammar import blank_editorial
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
 
 _PARA = numbering.BLOCK  # a Markdown paragraph: lines up to a blank line
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
-_CONTROL_DEPTH = 8  # below any numbered section («§3.1» is depth 2)
+_CONTROL_DEPTH = heading_clauses.CONTROL_DEPTH
+_ENGLISH = heading_clauses.ENGLISH
 
 
 def printed_headings(markdown: str) -> list[str]:
@@ -57,7 +58,7 @@ def section_clauses(
     is a clause cited by its title, ««Configuring Storage»», up to the next heading of its level or above
     (by default, the headings printed once in this text).
     """
-    kind = _kind(section_clause, english)
+    kind = heading_clauses.section_kind(section_clause, english)
     titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
     outer = section_clause if kind in ("law", "act") or g.is_annex(section_clause) else annex
     base = outer or approved
@@ -86,7 +87,9 @@ def section_clauses(
         if heading:
             level = len(text) - len(text.lstrip("#"))
             closed.extend(headed.close(level, start))
-            found = _heading_clause(heading.group(1), kind)
+            found = heading_clauses.heading_clause(heading.group(1), kind) or heading_clauses.lettered(
+                heading.group(1), kind, stack
+            )
             if found is None and not section_clause and n and (english or kind == "order"):
                 # An unnumbered heading inside one file (a short manual kept whole) ends the points before it;
                 # an English one holds its own list items. A Russian manual's chapter («Установка сервера») is
@@ -95,9 +98,13 @@ def section_clauses(
                 own = heading.group(1).strip()
                 if english:
                     titled = f"«{own}»" if headings_inside.count(own) == 1 and own != title else ""
-                if own in once and own != title and (english or _sentence_case(own)):
+                if own in once and own != title and (english or heading_clauses.sentence_case(own)):
                     headed.opens(own, level, start)
-            if found is None and kind == "order" and _approved_heading(heading.group(1), blocks[max(0, n - 6) : n]):
+            if (
+                found is None
+                and kind == "order"
+                and heading_clauses.approved(heading.group(1), blocks[max(0, n - 6) : n])
+            ):
                 # The document the act approves, kept in its file («Утверждены …» «ПРАВИЛА …»): its points
                 # are «Правила п. 14», apart from the act's own «п. 1», «п. 2».
                 close(float("-inf"), start)
@@ -114,7 +121,7 @@ def section_clauses(
                 continue
             if depth == 0:
                 if english or g.is_article(label):
-                    kind = _kind(label, english)
+                    kind = heading_clauses.section_kind(label, english)
                 own = g.is_article(label) or g.is_en_article(label) or g.is_annex(label)
                 own = own or label.startswith(f"{g.EN_ANNEX} ")
                 base = label if own else approved
@@ -216,9 +223,6 @@ def section_clauses(
 
 
 _AHEAD = 40  # blocks looked ahead for a label's successor
-# Divisions and chapters headed inside one file: their spans hold their points, but a point's id does not
-# carry them («п. 3», not «разд. II п. 3»: the citation names the group, resolution checks the span).
-_GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0, "chapter": -1.0}
 _PARTS = g.PART_PREFIXES  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
 
@@ -244,8 +248,8 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
         return None
     if style == "ID-n(n)":
         return g.enhancement_id(label.parent, label.atom)
-    if "-" in style or re.match(r"[XЯ]{2,}\.", style):  # «PR.AC-4», «PO.1.1»: ids cited as printed
-        return label.atom
+    if "-" in style or re.match(r"[XЯ]{2,}\.", style) or numbering.NAMED_STYLE.fullmatch(style):
+        return label.atom  # «PR.AC-4», «PO.1.1», «Step 2»: ids cited as printed
     if re.fullmatch(r"(?:[XЯ]\.)?n(?:\.n)*", style) and "." in label.atom:
         return g.section_id(label.atom) if kind in _ENGLISH else g.point_id(label.atom)
     if style.startswith("("):
@@ -264,6 +268,7 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
 
 
 _ITEM = g.ITEM
+_NAMED_LABEL = re.compile(r"(?:[A-Z]{2,6} )?[^\W\d_]{3,16} \d{1,3}(?:\.\d{1,3}){0,2}")  # «Step 2», «CIS Control 3»
 
 
 def _join_generic(parent: str, label: str, kind: str) -> str:
@@ -279,6 +284,8 @@ def _join_generic(parent: str, label: str, kind: str) -> str:
         if len(inner) >= 2 and inner[-2] == _ITEM:
             return f"{parent}.{label.removeprefix(_ITEM + ' ')}"
         return f"{parent} {label}".strip()
+    if _NAMED_LABEL.fullmatch(label):
+        return f"{parent} {label}".strip()  # «Step 1» restarts under each heading: «‹heading› Step 1»
     if kind in _ENGLISH or g.is_section(label) or "-" in label:
         return label  # «§3.1.1», «PR.AC-4», «AC-2(1)» carry their whole address
     return _join(parent, label, kind)
@@ -305,64 +312,6 @@ class _Paragraphs:
                 continue
             out.extend(Clause(f"{key[0]} {g.paragraph_id(n)}", a, b) for n, (a, b) in enumerate(spans, start=1))
         return out
-
-
-def _kind(section_clause: str, english: bool) -> str:
-    """How a section numbers its clauses: a Russian law's article (части, пункты), an English act's article
-    («Article 6(1)(a)»), an English standard («§4.2», labels read from the text), a Russian order."""
-    if english:
-        return "act" if g.is_en_article(section_clause) else "rfc"
-    return "law" if g.is_article(section_clause) else "order"
-
-
-_ENGLISH = frozenset({"rfc", "act"})
-# Headings an English text opens inside one file, and the depth each opens at: an article or an annex is a
-# new base; a notice's «(h) Airplane Flight Manual Revisions» holds «(h)(1)».
-_EN_HEADINGS = (("article", 0.0), ("annex", 0.0), ("lettered", 1.0))
-
-
-def _heading_clause(text: str, kind: str) -> tuple[float, str] | None:
-    """(depth, label) for a heading inside a section; depth 0 = an article or annex (a new base)."""
-    text = text.replace("*", "").strip()
-    if m := g.ARTICLE_HEADING.match(text):
-        return 0, g.article_id(m.group(1))
-    for kind_name, at in _EN_HEADINGS if kind in _ENGLISH else ():
-        if m := g.HEADING[kind_name].heading.match(text):
-            return at, g.heading_clause_id(kind_name, m.group(1), english=True)
-    if m := g.ANNEX_HEADING.match(text):
-        return 0, g.annex_id(m.group(1))
-    if kind in _ENGLISH and (m := g.HEADING["roman"].heading.match(text)):
-        return 0, g.section_id(m.group(1))  # «I. Background»: its «A.», «1.» restart inside it, «§I item A.1»
-    for kind_name, depth in _GROUP_DEPTHS.items():  # a division or chapter inside one file: around its points
-        if m := g.HEADING[kind_name].heading.match(text):
-            return depth, g.heading_clause_id(kind_name, m.group(1) or "")
-    if m := g.HEADING["appendix"].heading.match(text):
-        return 0, g.heading_clause_id("appendix", m.group(1) or "")
-    if m := g.HEADING["paragraph_sign"].heading.match(text) or g.HEADING["named_section"].heading.match(text):
-        return m.group(1).count(".") + 1, g.section_id(m.group(1))  # «§ 11.10 Controls …», «Section 2. Policy.»
-    if m := g.HEADING["control"].heading.match(text):
-        return _CONTROL_DEPTH, m.group(1)  # under the section it sits in; the next section heading closes it
-    if kind in _ENGLISH and (m := g.NAMED_CONTROL.match(text)):
-        if m.group(2):  # an enhancement heads its own part, closing its control's like the next control does
-            return _CONTROL_DEPTH, g.enhancement_id(m.group(1), m.group(2))
-        return _CONTROL_DEPTH, m.group(1)
-    if m := g.SECTION_HEADING.match(text):
-        number = m.group(1)
-        label = g.section_id(number) if kind in _ENGLISH else g.point_id(number)
-        return number.count(".") + 1, label
-    return None
-
-
-def _sentence_case(text: str) -> bool:
-    words = text.replace("*", "").split()
-    return bool(words) and words[0][:1].isupper() and any(ch.islower() for ch in words[0])
-
-
-def _approved_heading(text: str, before: list[tuple[str, int, int]]) -> bool:
-    """A heading that titles a document approved by the act: capitals right after its approval stamp."""
-    title = text.replace("*", "").strip()
-    stamped = any(g.APPROVAL_STAMP.match(b.replace("*", "").lstrip("> ")) for b, _a, _z in before)
-    return stamped and title.isupper() and g.APPROVED_TITLE.match(title) is not None
 
 
 def _enhancement(text: str, stack: list[numbering.Open]) -> tuple[float, str] | None:

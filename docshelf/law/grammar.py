@@ -49,7 +49,8 @@ class HeadingKind:
 
 _NAMED_SECTION = r"\d{1,3}(?:\.\d{1,3})*[a-z]?"
 _SECTION_WORD = r"Section|SECTION|Sec\.|SEC\."
-EN_ARTICLE_HEADING = re.compile(r"^(?:Article|ARTICLE)\s+(\d{1,3}[a-z]?)(?=$|\.?\s+[A-Z‘'\"(])")
+# «ARTICLE IV GENERAL PROVISIONS» of an agreement, its «Section 4.01» inside: roman as well as arabic.
+EN_ARTICLE_HEADING = re.compile(r"^(?:Article|ARTICLE)\s+(\d{1,3}[a-z]?|[IVXL]{1,7})(?=$|\.?\s+[A-Z‘'\"(])")
 HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind(
         "razdel",
@@ -84,10 +85,20 @@ HEADINGS: tuple[HeadingKind, ...] = (
         re.compile(r"^(?:CHAPTER|Chapter)\s+((?<=CHAPTER )[IVXLC]+(?=$|\s+[A-Z])|\d{1,2}(?=\s+[A-Z][A-Za-z]))"),
         "Chapter",
     ),
+    # An act's part in capitals, «PART 2 SECURITY», «Part 3—Enforcement»; not «Part 2 of this Act applies …».
+    HeadingKind(
+        "en_part", 18, re.compile(r"^(?:PART|Part)\s+(\d{1,2}|[IVXLC]+)(?=$|\s*[—–]\s*[A-Z]|\s+[A-Z]{2})"), "Part"
+    ),
     HeadingKind("act_section", 25, re.compile(r"^SECTION\s+(\d{1,2})(?=$|\s+[A-Z])"), ""),
     # A statute's or an order's section named with its word and a period: «Section 1. Definitions.», «Sec. 2.
     # Policy.», «SEC. 101. SHORT TITLE.», cited «Section 1(a)», «§101».
-    HeadingKind("named_section", 40, re.compile(rf"^(?:{_SECTION_WORD})\s+({_NAMED_SECTION})\.\s+[A-Z]"), "§"),
+    # An agreement's «Section 4.01 Defined Terms.», dotted, needs no period after its number.
+    HeadingKind(
+        "named_section",
+        40,
+        re.compile(rf"^(?:{_SECTION_WORD})\s+({_NAMED_SECTION})(?:\.|(?<=\.\d)|(?<=\.\d\d)|(?<=\.\d\d\d))\s+[A-Z]"),
+        "§",
+    ),
     HeadingKind("glava", 20, re.compile(rf"^(?:{_spaced('Глава')}|ГЛАВА)\s+(\d+(?:\.\d+)*|[IVXLC]+)\b"), "гл."),
     # «I. Общие положения» … «XXXIX.»; a lone «C.» or «L.» is a letter of a list («A.», «B.», «C.»), not 100 or 50.
     HeadingKind("roman", 30, re.compile(r"^([IVX]+)\.\s+\S"), "разд."),
@@ -401,7 +412,12 @@ CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind("point", re.compile(rf"(?:п\.?|пункт[а-я]*)\s*((?:[A-Z]\.)?{DECIMAL}){_END}", re.I), "п. {0}"),
     CiteKind("paragraph", re.compile(r"(?:абз\.?|абзац[а-я]*)\s*(\d+)(?![\w.])", re.I), "абз. {0}"),
     CiteKind("paragraph", re.compile(rf"(?:абз\.?|абзац[а-я]*)\s*({_ORDINAL_STEMS})[а-яё]*(?!\w)", re.I), "абз. {0}"),
-    CiteKind("section", re.compile(rf"(?:§\s*|section\s+|sect?\.\s*|clause\s+)({SECTION_NUMBER}){_END}", re.I), "§{0}"),
+    # «s. 3(1)(a)» of a Commonwealth act, as «section 3(1)(a)»
+    CiteKind(
+        "section",
+        re.compile(rf"(?:§\s*|section\s+|sect?\.\s*|ss?\.\s*|clause\s+)({SECTION_NUMBER}){_END}", re.I),
+        "§{0}",
+    ),
     CiteKind("section", re.compile(r"(?:appendix\s+|app\.\s*)([A-Z](?:\.\d+)+)(?![\w.])", re.I), "§{0}"),
     CiteKind("appendix", re.compile(r"(?:appendix\s+|app\.\s*|appx\.?\s*)([A-Z])(?![\w.])", re.I), "Appendix {0}"),
     CiteKind("code", re.compile(r"([A-ZА-ЯЁ]{2,5})\.(\d+)(?![\w.])"), "{0}.{1}"),  # annex measures «УПД.1»

@@ -106,6 +106,20 @@ _PAREN = re.compile(r"^\((\d{1,3}|[a-z]{1,2}|[A-Z]|[ivx]{2,5}|[а-я])\)(?=\s|$|
 _RPAREN = re.compile(r"^(\d{1,3}|[a-z]|[а-я]|[ivx]{2,5})\)" + _AFTER)
 # A named kind and its id: «TASK P-1», «Task M-3», «Step 2-1» (NIST RMF tasks), cited «Task P-1».
 _WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d{1,2})-(\d{1,3})(?=[\s:.,]|$)")
+# A label named by a word the document repeats with numbers that succeed each other: «Step 1:», «Principle 2.»,
+# «Safeguard 1.2», «CIS Control 3:», «Шаг 2.», «Этап 3 —»; cited as printed, «Step 2». Not the grammar's named
+# kinds (Article, Статья, Appendix …) nor a caption or a page line (Table 1, Рисунок 2, Page 3, Version 2).
+_NAMED = re.compile(
+    r"^((?:[A-Z]{2,6} )?[A-ZА-ЯЁ][a-zа-яё]{2,15}|[A-ZА-ЯЁ]{3,15}) (\d{1,3}(?:\.\d{1,3}){0,2})"
+    r"(?=[:.]?(?:\s+[A-ZА-ЯЁ«\"(]|\s*$)|\s+[—–-]\s)"
+)
+_NOT_NAMED = frozenset(
+    "article section sec chapter part subpart appendix annex attachment schedule exhibit recital paragraph clause "
+    "item point table figure fig page note example version revision edition volume vol issue draft release rfc "
+    "статья глава раздел подраздел часть приложение пункт подпункт абзац таблица рисунок рис страница стр "
+    "примечание пример версия редакция издание том выпуск форма".split()
+)
+NAMED_STYLE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)? n(?:\.n)*")  # «step n», «cis control n», «safeguard n.n»
 _ID_DASH = re.compile(r"^((?:[A-Z]{1,6}\.)*[A-Z]{1,6})-(\d{1,3})(?:\s?\((\d{1,3})\))?(?=[\s:.,]|$)")
 _ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
 # A multi-level number is followed by its text's first capital («6.1.1 Изложение»), never «3.5 мм».
@@ -131,6 +145,12 @@ def read_label(text: str) -> list[Label]:
         word, series, number = m.group(1).capitalize(), m.group(2), m.group(3)
         atom = f"{word} {series}-{number}"
         out.append(Label(m.group(0), f"{word} X-n", int(number), atom, f"{word} {series}", length=m.end()))
+    elif (m := _NAMED.match(text)) and m.group(1).split()[-1].casefold() not in _NOT_NAMED:
+        word, number = m.group(1), m.group(2)
+        parts = number.split(".")
+        parent = f"{word} {'.'.join(parts[:-1])}" if len(parts) > 1 else ""
+        style = f"{word.casefold()} " + ".".join("n" for _ in parts)
+        out.append(Label(m.group(0), style, int(parts[-1]), f"{word} {number}", parent, length=m.end()))
     elif m := _ID_DASH.match(text):
         prefix, number, enhancement = m.group(1), m.group(2), m.group(3)
         base = f"{prefix}-{number}"
@@ -164,6 +184,18 @@ def read_label(text: str) -> list[Label]:
     elif m := _BARE.match(text):
         out.append(Label(m.group(1), "n", int(m.group(1)), m.group(1), length=m.end()))
     return [label for label in out if label.value > 0]
+
+
+def opens_item(line: str) -> bool:
+    """Whether a line of a page opens with a label of an id series or one named by a word and closed by a
+    colon or a period, or dotted («REQ-002: …», «PR.AC-4: …», «Question 2: …», «Rule 3.1 …»): after a line that ends
+    a sentence, such a line starts a paragraph of its own (a PDF sets them without a gap or an indent).
+    Not a bare number or a name with a number («Windows 10 Enterprise»)."""
+    for label in read_label(line):
+        closed = line[label.length : label.length + 1] in (":", ".") or "." in label.style
+        if "-" in label.style or (NAMED_STYLE.fullmatch(label.style) and closed):
+            return True
+    return False
 
 
 def _name_after(text: str, at: int) -> bool:
@@ -333,11 +365,15 @@ def successor(label: Label) -> Label | None:
 
 
 def predecessor(label: Label) -> str:
-    """How the label before ``label`` in its letter or roman series is printed («(a)» before «(b)», «в.»
-    before «г.», «(ii)» before «(iii)»); "" for a first label, a number or one spelled otherwise."""
+    """How the label before ``label`` in its letter, roman or word-named series is printed («(a)» before «(b)»,
+    «в.» before «г.», «(ii)» before «(iii)», «Step 1» before «Step 2»); "" for a first label, a number or one
+    spelled otherwise."""
     value, kind = label.value - 1, label.style.strip("().")
     if value < 1:
         return ""
+    if NAMED_STYLE.fullmatch(label.style):  # «Safeguard 1.1» before «Safeguard 1.2»
+        head, _, number = label.atom.rpartition(" ")
+        return f"{head} {'.'.join([*number.split('.')[:-1], str(value)])}"
     if kind in {"a", "A", "я", "Я"} and len(label.atom) == 1:
         alphabet = _LAT if kind.casefold() == "a" else _CYR
         atom = alphabet[value - 1] if value <= len(alphabet) else ""
@@ -396,7 +432,7 @@ def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
 # Address keys: one spelling of a label path, whatever words and brackets a citation wraps it in.
 
 _KIND_WORDS = re.compile(
-    r"(?i)(?<![\w.])(?:§+|sections?|sect?\.|clauses?|items?|paragraphs?|para\.|points?|subparagraphs?|"
+    r"(?i)(?<![\w.])(?:§+|sections?|sect?\.|ss?\.|clauses?|items?|paragraphs?|para\.|points?|subparagraphs?|"
     r"requirements?|controls?|enhancements?|subcategor(?:y|ies)|categor(?:y|ies)|tasks?|practices?|"
     r"п\.|пп\.|подп\.|пункт[а-я]*|подпункт[а-я]*|no\.|№)(?![\w])"
 )
@@ -437,6 +473,7 @@ def address_key(text: str) -> tuple[str, ...]:
 __all__ = [
     "BLOCK",
     "CONTENTS_LINE",
+    "NAMED_STYLE",
     "PART_WORDS",
     "TITLE_WORDS",
     "Label",
@@ -446,6 +483,7 @@ __all__ = [
     "block_labels",
     "full_label",
     "letter_value",
+    "opens_item",
     "read_label",
     "roman_value",
     "run_in",

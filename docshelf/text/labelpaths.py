@@ -108,6 +108,7 @@ def titled_heading(meta: DocMeta, rest: str) -> list[Place]:
 
 _MIN_TITLE = 4
 # «‹title› item 2», «‹title›, item 2.b», «‹title› 2»: a list item under an unnumbered heading
+_TITLED_NAMED = re.compile(r"^(?P<title>.+?)[\s,]+(?P<named>[^\W\d_]{3,16}\s\d{1,3}(?:\.\d{1,3})*)\.?$")
 _TITLED_ITEM = re.compile(r"^(?P<title>.+?)[\s,]+(?:items?\s+|#)?(?P<path>\d{1,3}(?:\.[a-z\d]{1,3})*)\.?$", re.I)
 
 
@@ -120,12 +121,14 @@ def titled_item(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     4.0.3 OWASP Core Projects item 2»): the clause ««OWASP Core Projects» item 2» (the build gives a
     heading's title to its items only where the title heads one place), and the items under that heading
     (to name them when the number is not among them)."""
-    m = _TITLED_ITEM.match(rest.strip())
+    m = _TITLED_NAMED.match(rest.strip()) or _TITLED_ITEM.match(rest.strip())
     if m is None:
         return [], []
     key = _title_key(m.group("title"))
     items = [(s, c) for s in meta.sections for c in s.clauses if c.id.startswith("«") and _heading_of(c.id) == key]
-    want = f" {grammar.ITEM} {m.group('path').casefold()}"
+    # «Removing the Agent Step 1»: a label named by its word under the heading, as «… item 1» is
+    named = m.groupdict().get("named")
+    want = f" {named.casefold()}" if named else f" {grammar.ITEM} {m.group('path').casefold()}"
     return [(s, c) for s, c in items if c.id.casefold().endswith(want)], [c.id for _s, c in items]
 
 
@@ -182,8 +185,8 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
         hits = [(s, c) for s, c, k in keys if k and sought and (k if whole else k[-len(sought[0]) :]) in sought]
         if hits:
             ids = list(dict.fromkeys(c.id for _s, c in hits))
-            spelled = [cid for cid in ids if _compact(cid) == _compact(" ".join(words))]
-            if len(ids) > 1 and len(spelled) == 1:  # «§22(b)» beside «§22 item b»: the one spelled so
+            spelled = [cid for cid in ids if _compact(cid) in (_compact(" ".join(words)), _compact(rest))]
+            if len(ids) > 1 and len(spelled) == 1:  # «§22(b)» beside «§22 item b», «Level 1»: the one spelled so
                 return [(s, c) for s, c in hits if c.id == spelled[0]], spelled
             return hits, ids
     return _inside_named(clauses, want)
