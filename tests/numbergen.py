@@ -209,6 +209,12 @@ def schemes() -> list[Scheme]:
     run = [(0, "Frequently Asked Questions", ""), (1, "Question 1:", "Question 1"), (1, "Question 2:", "question 2")]
     run += [(0, "4 Requirements", ""), (1, "REQ-001:", "REQ-001"), (1, "REQ-002:", "REQ-002")]
     run += [(1, "Rule 3.1", "Rule 3.1"), (1, "Rule 3.2", "rule 3.2")]
+    # A contract in articles «Статья 1. Предмет договора» whose points are «1.1.», «1.2.»: points, not a law's parts.
+    articles = [(0, "Статья 1. Предмет договора", "ст. 1"), (1, "1.1.", "п. 1.1"), (1, "1.2.", "ст. 1 п. 1.2")]
+    articles += [(0, "Статья 2. Цена договора", "ст. 2"), (1, "2.1.", "пункт 2.1"), (2, "2.1.1.", "п. 2.1.1")]
+    # A corporate policy's «2.0 Scope» (section 2), «3.0 Policy» holding «3.1», «3.2.1».
+    policy = [(0, "1.0 Purpose", ""), (1, "", "Section 1.0"), (0, "2.0 Scope", ""), (1, "", "2.0")]
+    policy += [(0, "3.0 Policy", ""), (1, "3.1", "3.1"), (1, "3.2", "Section 3.2"), (2, "3.2.1", "3.2.1")]
     # A statute's and an executive order's sections named with their word: «SEC. 101. SHORT TITLE.» as a heading,
     # «Sec. 2. Removing Barriers.» run into its text; their «(a)», «(2)(A)» cited «Sec. 2(b)(i)».
     statute = [(0, "SEC. 101. SHORT TITLE.", "§101"), (1, "(a)", "Sec. 101(a)")]
@@ -239,6 +245,7 @@ def schemes() -> list[Scheme]:
     cis += [(1, "", "Control 2"), (1, "Safeguard 2.1", "safeguard 2.1")]
     principles = [(0, "Principles", ""), (1, "Principle 1:", "Principle 1"), (1, "Principle 2:", "principle 2")]
     stages = [(0, "Порядок оценки", ""), (1, "Этап 1.", "Этап 1"), (1, "Этап 2.", "этап 2"), (1, "Этап 3 —", "Этап 3")]
+    stages += [(0, "Порядок работ", ""), (1, "Шаг 1.1.", "Шаг 1.1"), (1, "Шаг 1.2.", "шаг 1.2")]
     return [
         _scheme("worded-steps", True, worded),
         _scheme("worded-controls", True, cis),
@@ -247,6 +254,8 @@ def schemes() -> list[Scheme]:
         _scheme("terms", False, terms),
         _scheme("terms-en", True, en_terms),
         _scheme("agreement-articles", True, agreement),
+        _scheme("policy-sections", True, policy),
+        _scheme("contract-articles", False, articles),
         _scheme("run-together", True, run),
         _scheme("en-divisions", True, divisions),
         _scheme("en-divisions-headed", True, headed),

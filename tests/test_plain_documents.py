@@ -152,6 +152,37 @@ _ISO = """# Information security management systems — Requirements
 | 6.1 | The organization shall plan actions to address risks and opportunities. |
 """
 
+# A control catalogue as SP 800-53 rev. 5 prints it: the statement's «a.», «1.», then «Discussion:» (the
+# control's, not its last item's) and enhancements «(1) ACCOUNT MANAGEMENT | …».
+_CATALOGUE = """# Security and Privacy Controls
+
+## 3.1 ACCESS CONTROL
+
+### AC-2 ACCOUNT MANAGEMENT
+
+Control:
+
+a. Define and document the types of accounts allowed for use within the system;
+
+b. Require conditions for group and role membership:
+
+1. Authorized users of the system with a documented need;
+
+2. Group and role membership reviewed by the account manager; and
+
+Discussion: Examples of system account types include individual, shared, group, system and guest.
+
+Control Enhancements:
+
+(1) ACCOUNT MANAGEMENT | AUTOMATED SYSTEM ACCOUNT MANAGEMENT
+
+Support the management of system accounts using automated mechanisms of the organization.
+
+### AC-3 ACCESS ENFORCEMENT
+
+Control: Enforce approved authorizations for logical access to information and system resources.
+"""
+
 
 @pytest.fixture(scope="module")
 def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -164,6 +195,7 @@ def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("order", _ORDER, "Приказ ФСТЭК 99"),
         ("ru-manual", _RU_MANUAL, "РА Архив"),
         ("iso", _ISO, "ISO 99001"),
+        ("catalogue", _CATALOGUE, "SP 800-53r5"),
     ):
         source = base / f"{name}.md"
         source.write_text(text, encoding="utf-8")
@@ -312,3 +344,39 @@ def test_a_word_and_a_number_is_a_label_only_in_a_series() -> None:
     text = "# Steps\n\nStep 1: Open the console.\n\nStep 2: Press the button."
     got = printed_labels([SectionMeta("docs/t/steps.md", "Steps")], {"docs/t/steps.md": text})
     assert (got["printed"], got["addressed"]) == (2, 0)  # no clause was built here: both are reported
+
+
+def test_a_russian_text_is_russian_whatever_its_file_is_called(tmp_path: Path) -> None:
+    """No title found, a Latin file name: the text's own letters decide the language (and so «п. 5.1», not
+    «§5.1»)."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "prikaz_99.md"
+    source.write_text(
+        "5.1 Оператор обеспечивает регистрацию событий безопасности.\n\n5.2 Оператор хранит журнал.\n",
+        encoding="utf-8",
+    )
+    shelf.add(root, [source], DocOptions("", "general", "Приказ 99"), progress=lambda _m: None)
+    meta = next(m for m in shelf.metas(root) if m.id == "Приказ 99")
+    assert meta.language == "ru" and {c.id for _s, c in meta.clauses()} >= {"п. 5.1", "п. 5.2"}
+
+
+@pytest.mark.parametrize(
+    ("quote", "ref", "innermost"),
+    [
+        ("Define and document the types of accounts allowed", "SP 800-53r5 AC-2a.", "SP 800-53r5 AC-2 item a"),
+        ("Authorized users of the system with a documented need", "SP 800-53r5 AC-2b.1.", "SP 800-53r5 AC-2 item b.1"),
+        (
+            "Group and role membership reviewed by the account manager",
+            "SP 800-53r5 AC-2 b.2",
+            "SP 800-53r5 AC-2 item b.2",
+        ),
+        ("Examples of system account types include individual", "SP 800-53r5 AC-2", "SP 800-53r5 AC-2"),
+        ("Support the management of system accounts using automated", "SP 800-53r5 AC-2(1)", "SP 800-53r5 AC-2(1)"),
+    ],
+)
+def test_a_catalogues_statements_and_discussion_are_where_their_labels_are(
+    plain_shelf: Path, quote: str, ref: str, innermost: str
+) -> None:
+    assert _proven(plain_shelf, quote, ref) == innermost
+    if ref.endswith("AC-2"):  # the discussion is the control's own text, not its last item's
+        assert verify_quote(plain_shelf, quote, "SP 800-53r5 AC-2b.2").verdict == "wrong_clause"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from docshelf import convert
@@ -34,6 +35,7 @@ from docshelf.build.titles import document_title
 from docshelf.law import grammar
 from docshelf.law.clauses import printed_headings, section_clauses
 from docshelf.law.repealed import OPENING_LINES, repeal_notice, stated_repeal
+from docshelf.model import Block
 from docshelf.records import Clause, DocMeta, SectionMeta, SourceFile
 
 _LATIN = re.compile(r"[A-Za-z]")
@@ -110,7 +112,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     found_id = "" if options.id else derive_id(blocks, "")
     doc_id = options.id or found_id or stem
     id_source = "given" if options.id else "document" if found_id else "file name"
-    english = len(_LATIN.findall(title)) > len(_CYRILLIC.findall(title))
+    english = _english(blocks, title)
     category = category_path(options.category or config.default_category)
     slug = doc_slug(doc_id)
     total = sum(len(b.text) for b in blocks)
@@ -209,6 +211,19 @@ def _unique_titles(sections: list[Section]) -> dict[int, str]:
         if t and (part is None or part.group(1) == "1"):
             heads[t.casefold()] = heads.get(t.casefold(), 0) + 1
     return {n: t for n, t in enumerate(bare) if t and heads.get(t.casefold()) == 1}
+
+
+_LANGUAGE_SAMPLE = 100_000  # characters of the text that decide its language
+
+
+def _english(blocks: Sequence[Block], title: str) -> bool:
+    """Whether the document is in English: by the letters of its text, not of its title (a Russian PDF with no
+    title found is named by its Latin file name); by the title only when the text has no letters."""
+    sample = "".join(b.text for b in blocks)[:_LANGUAGE_SAMPLE]
+    latin, cyrillic = len(_LATIN.findall(sample)), len(_CYRILLIC.findall(sample))
+    if latin == cyrillic == 0:
+        latin, cyrillic = len(_LATIN.findall(title)), len(_CYRILLIC.findall(title))
+    return latin > cyrillic
 
 
 _PART_SUFFIX = re.compile(r"\s*\((\d+)/\d+\)$")

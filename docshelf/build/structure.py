@@ -156,7 +156,10 @@ def _number_key(number: str) -> tuple[str, tuple[int, ...]]:
     letter, _, rest = number.rpartition(".") if number[:1].isalpha() else ("", "", number)
     if number[:1].isalpha():
         letter, rest = number[0], number[2:]
-    return letter, tuple(int(p) for p in rest.split(".") if p.isdigit())
+    parts = tuple(int(p) for p in rest.split(".") if p.isdigit())
+    while len(parts) > 1 and parts[-1] == 0:
+        parts = parts[:-1]  # a policy's «2.0 Scope» is section 2: «3.1» goes on from «3.0»
+    return letter, parts
 
 
 def _follows(prev: tuple[int, ...], cur: tuple[int, ...]) -> bool:

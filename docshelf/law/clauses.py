@@ -58,7 +58,7 @@ def section_clauses(
     is a clause cited by its title, ««Configuring Storage»», up to the next heading of its level or above
     (by default, the headings printed once in this text).
     """
-    kind = heading_clauses.section_kind(section_clause, english)
+    kind = heading_clauses.section_kind(section_clause, english, markdown)
     titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
     outer = section_clause if kind in ("law", "act") or g.is_annex(section_clause) else annex
     base = outer or approved
@@ -121,7 +121,7 @@ def section_clauses(
                 continue
             if depth == 0:
                 if english or g.is_article(label):
-                    kind = heading_clauses.section_kind(label, english)
+                    kind = heading_clauses.section_kind(label, english, markdown[end:])
                 own = g.is_article(label) or g.is_en_article(label) or g.is_annex(label)
                 own = own or label.startswith(f"{g.EN_ANNEX} ")
                 base = label if own else approved
@@ -177,6 +177,12 @@ def section_clauses(
             if found is None and kind == "order" and g.APPROVAL_STAMP.match(text.replace("*", "")):
                 close(float("-inf"), start)  # «Утверждены постановлением …» ends the act's last point
                 continue
+            if found is None and kind in _ENGLISH and _RUN_IN_HEADING.match(text):
+                # «Discussion: …», «Related Controls: …» after a control's statement «c. … 2. …»: the list is over,
+                # the paragraph is the control's, not its last item's.
+                items = [o.depth for o in stack if o.label is not None and f" {_ITEM} " in o.id]
+                if items:
+                    close(min(items), start)
             if found is None:
                 if not g.is_editorial(text):
                     headed.holds_text()
@@ -268,6 +274,7 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
 
 
 _ITEM = g.ITEM
+_RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
 _NAMED_LABEL = re.compile(r"(?:[A-Z]{2,6} )?[^\W\d_]{3,16} \d{1,3}(?:\.\d{1,3}){0,2}")  # «Step 2», «CIS Control 3»
 
 

@@ -19,12 +19,21 @@ CONTROL_DEPTH = 8  # below any numbered section («§3.1» is depth 2)
 _GROUP_DEPTHS = {"razdel": -2.0, "roman": -2.0, "glava": -1.0, "chapter": -1.0}
 
 
-def section_kind(section_clause: str, english: bool) -> str:
+def section_kind(section_clause: str, english: bool, text: str = "") -> str:
     """How a section numbers its clauses: a Russian law's article (части, пункты), an English act's article
-    («Article 6(1)(a)»), an English standard («§4.2», labels read from the text), a Russian order."""
+    («Article 6(1)(a)»), an English standard («§4.2», labels read from the text), a Russian order. ``text``:
+    what follows the article's heading; a contract's «Статья 1. Предмет договора» that numbers its points
+    «1.1.», «1.2.» after its own number is read as an order's points («ст. 1 п. 1.2»), not a law's parts."""
     if english:
         return "act" if g.is_en_article(section_clause) else "rfc"
-    return "law" if g.is_article(section_clause) else "order"
+    if not g.is_article(section_clause):
+        return "order"
+    first = _FIRST_NUMBERED.search(text)
+    own_points = first is not None and first.group(2) is not None and first.group(1) == section_clause.split()[-1]
+    return "order" if own_points else "law"
+
+
+_FIRST_NUMBERED = re.compile(r"(?m)^(\d{1,3})\.(?:(\d{1,3})\.?)?\s")  # «1. …» or «1.1. …» opening a line
 
 
 ENGLISH = frozenset({"rfc", "act"})
