@@ -207,7 +207,7 @@ def schemes() -> list[Scheme]:
     agreement += [(1, "Section 1.02", "Article I, Section 1.02"), (0, "ARTICLE II THE LOAN", "Article II")]
     agreement += [(1, "Section 2.01", "Section 2.01"), (2, "(a)", "Section 2.01(a)"), (2, "(b)", "§2.01(b)")]
     run = [(0, "Frequently Asked Questions", ""), (1, "Question 1:", "Question 1"), (1, "Question 2:", "question 2")]
-    run += [(0, "4 Requirements", ""), (1, "REQ-001:", "REQ-001"), (1, "REQ-002:", "REQ-002")]
+    run += [(0, "1 Requirements", ""), (1, "REQ-001:", "REQ-001"), (1, "REQ-002:", "REQ-002")]
     run += [(1, "Rule 3.1", "Rule 3.1"), (1, "Rule 3.2", "rule 3.2")]
     # A contract in articles «Статья 1. Предмет договора» whose points are «1.1.», «1.2.»: points, not a law's parts.
     articles = [(0, "Статья 1. Предмет договора", "ст. 1"), (1, "1.1.", "п. 1.1"), (1, "1.2.", "ст. 1 п. 1.2")]

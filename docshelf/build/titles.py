@@ -57,6 +57,10 @@ def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: st
     if subject := register_subject(blocks):
         return subject
     first = headings[0].index if headings else len(blocks)
+    if _heads_the_rest(blocks, headings):
+        # The first heading, set in display type or marked a heading, stands above all the others («Test
+        # standard …» over labelled blocks, a Word file's Heading 1 over its Heading 2s): it is the title.
+        first = headings[1].index if len(headings) > 1 else len(blocks)
     preamble = [b for b in blocks[:first][:15] if b.kind != "table" and not b.editorial and len(b.text) < 250]
     # the title block ends where the contents begin
     end = next((i for i, b in enumerate(preamble) if _CONTENTS_LINE.match(plain(b.text))), len(preamble))
@@ -71,6 +75,17 @@ def guess_title(blocks: tuple[Block, ...], headings: list[Heading], fallback: st
         if title_like and _title_like(text):
             return text
     return fallback
+
+
+def _heads_the_rest(blocks: tuple[Block, ...], headings: list[Heading]) -> bool:
+    """Whether the document opens with a heading without a number, nothing in display type before it, that
+    stands above every other heading (they are deeper, or set smaller)."""
+    if not headings or headings[0].kind not in ("big", "source") or headings[0].index >= 15:
+        return False
+    if any(_display(b) for b in blocks[: headings[0].index]):
+        return False
+    top = headings[0]
+    return all(h.level > top.level or blocks[h.index].size < blocks[top.index].size for h in headings[1:])
 
 
 def _title_block(preamble: list[Block], styled: list[int]) -> list[int]:

@@ -9,6 +9,7 @@ Clause ids are what a lawyer writes, normalised to one spelling: ``ст. 12 ч. 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from docshelf.law import grammar as g
 from docshelf.law import heading_clauses, numbering, tablerows
@@ -74,6 +75,7 @@ def section_clauses(
     headings_inside = printed_headings(markdown)
     once = frozenset(h for h in headings_inside if headings_inside.count(h) == 1) if headings is None else headings
     headed = TitledHeadings(markdown)
+    heads: list[tuple[int, str]] = []  # where each heading starts, with its title when it has no number
 
     def close(depth: float, at: int) -> None:
         for o in outline.close(depth):
@@ -90,6 +92,7 @@ def section_clauses(
             found = heading_clauses.heading_clause(heading.group(1), kind) or heading_clauses.lettered(
                 heading.group(1), kind, stack
             )
+            heads.append((start, "" if found else f"«{heading.group(1).replace('*', '').strip()}»"))
             if found is None and not section_clause and n and (english or kind == "order"):
                 # An unnumbered heading inside one file (a short manual kept whole) ends the points before it;
                 # an English one holds its own list items. A Russian manual's chapter («Установка сервера») is
@@ -170,9 +173,11 @@ def section_clauses(
                 spelled = _generic(fit[1], kind) if fit else None
                 parent = next((o.id for o in reversed(stack) if fit and o.depth < fit[0]), base)
                 parent = parent or section_clause or titled
+                if fit and fit[1].style == "A." and kind in _ENGLISH and (not parent or parent.startswith("«")):
+                    spelled = g.section_id(fit[1].atom)  # «A. General Provisions» heads a division: «§A»
                 joined = _join_generic(parent, spelled, kind) if fit and spelled else ""
                 # A list restarting under the same title gets no second «‹title› item 1».
-                if fit and spelled and joined and not (parent == titled and joined in seen):
+                if fit and spelled and joined and not (parent == titled and joined.startswith("«") and joined in seen):
                     reading, found, generic = fit[1], (fit[0], spelled), True
             if found is None and kind == "order" and g.APPROVAL_STAMP.match(text.replace("*", "")):
                 close(float("-inf"), start)  # «Утверждены постановлением …» ends the act's last point
@@ -224,7 +229,24 @@ def section_clauses(
     known.add(outline.root)
     if kind not in _ENGLISH:
         closed.extend(paragraphs.clauses(skip={"", approved}))
-    out.extend(sorted(closed, key=lambda c: (c.start, -c.end)))
+    out.extend(sorted(_restarted_under_headings(closed, heads), key=lambda c: (c.start, -c.end)))
+    return out
+
+
+def _restarted_under_headings(clauses: list[Clause], heads: list[tuple[int, str]]) -> list[Clause]:
+    """A word-named series restarting under each unnumbered heading («Step 1» under «Installing the Agent»
+    and again under «Removing the Agent»): each place spelled with its heading, ««Removing the Agent» Step 1»,
+    and what is inside it too. A series printed once keeps its bare label whatever the converter saw as a
+    heading (a PDF and a DOCX of one text give the same ids)."""
+    counts = Counter(c.id for c in clauses if _NAMED_LABEL.fullmatch(c.id))
+    twice = [cid for cid, k in counts.items() if k > 1]
+    if not twice:
+        return clauses
+    out = []
+    for c in clauses:
+        named = any(c.id == t or c.id.startswith((f"{t} ", f"{t}(")) for t in twice)
+        home = next((title for at, title in reversed(heads) if at <= c.start), "") if named else ""
+        out.append(Clause(f"{home} {c.id}", c.start, c.end) if home else c)
     return out
 
 
@@ -292,7 +314,9 @@ def _join_generic(parent: str, label: str, kind: str) -> str:
             return f"{parent}.{label.removeprefix(_ITEM + ' ')}"
         return f"{parent} {label}".strip()
     if _NAMED_LABEL.fullmatch(label):
-        return f"{parent} {label}".strip()  # «Step 1» restarts under each heading: «‹heading› Step 1»
+        # «CIS Control 1 Safeguard 1.1»; under an unnumbered heading or none, the bare «Step 1» (one
+        # restarting under each heading is spelled with it at the end: _restarted_under_headings)
+        return label if not parent or parent.startswith("«") else f"{parent} {label}"
     if kind in _ENGLISH or g.is_section(label) or "-" in label:
         return label  # «§3.1.1», «PR.AC-4», «AC-2(1)» carry their whole address
     return _join(parent, label, kind)
