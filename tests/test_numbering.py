@@ -76,8 +76,10 @@ def generated_shelf(tmp_path_factory: pytest.TempPathFactory, fonts: None) -> Pa
     return root
 
 
-# «pdf2»: the same PDF set in two columns, sentences and points running on from one column into the next.
-CASES = [pytest.param(scheme, fmt, id=f"{scheme.name}-{fmt}") for scheme in SCHEMES for fmt in ("md", "pdf", "pdf2")]
+# «pdf2»: the same PDF set in two columns, sentences and points running on from one column into the next; «docx»:
+# the Word file, its headings in Heading 2.
+FORMATS = ("md", "pdf", "pdf2", "docx")
+CASES = [pytest.param(scheme, fmt, id=f"{scheme.name}-{fmt}") for scheme in SCHEMES for fmt in FORMATS]
 
 
 @pytest.mark.parametrize(("scheme", "fmt"), CASES)
