@@ -1,17 +1,17 @@
 """Documents numbered in many schemes, for the property test of addresses (tests/test_numbering.py).
 
-A scheme is a tree of printed labels: headings at the top, then labelled blocks at any depth —
-decimal points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's
-paragraphs «(a)», «(1)», «(i)», list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1», Russian
-sub-points «а)» and «1)», a terms section «3.1 пользователь: …», an English rule's divisions «I.» › «A.» › «1.»,
-an act's «PART 2» › «3» › «(1)», an agreement's «ARTICLE II» › «Section 2.01», a statute's «SEC. 101.» and an
-order's «Sec. 2.» with their «(a)», a catalogue's control statements «AC-2a.1.», footnotes («<1>», a bare «1»)
-marked in the block before, a framework core set as one table whose groups «Title (PS)» nest the ids of their
-rows «PS.1.1», a manual's numbered steps under headings without numbers, labels named by a word («Step 1:»,
-«Safeguard 1.2», «Этап 3 —»).
-Each labelled block carries one sentence no other block has, and the citation an engineer or a lawyer would
-write for it. The same document renders as Markdown, as DOCX and as a PDF with a Cyrillic font, in one column
-or two, so the property is checked through every converter and layout.
+A scheme is a tree of printed labels: headings at the top, then labelled blocks at any depth — decimal
+points «6.1.1» and «2.1.» glued to their text, annex controls «A.5.1», a regulation's paragraphs «(a)», «(1)»,
+«(i)» (and «(b)(1)» printed together), list items «1.» with sub-items «a.», id series «PR.AC-4», «TASK P-1»,
+Russian sub-points «а)» and «1)», a terms section «3.1 пользователь: …», an English rule's divisions «I.» ›
+«A.» › «1.», an act's «PART 2» › «3» › «(1)», an agreement's «ARTICLE II» › «Section 2.01», a statute's
+«SEC. 101.» and an order's «Sec. 2.» with their «(a)», a catalogue's control statements «AC-2a.1.», footnotes
+(«<1>», a bare «1») marked in the block before, a framework core set as one table whose groups «Title (PS)»
+nest the ids of their rows «PS.1.1», a manual's numbered steps under headings without numbers, labels named by
+a word («Step 1:», «Safeguard 1.2», «Этап 3 —»). Each labelled block carries one sentence no other block has,
+and the citation an engineer or a lawyer would write for it. The same document renders as Markdown, as DOCX
+and as a PDF with a Cyrillic font, in one column or two, so the property is checked through every converter and
+layout.
 """
 
 from __future__ import annotations
@@ -100,6 +100,11 @@ def schemes() -> list[Scheme]:
     cfr += [(1, "(a)", "§ 2.10(a)"), (1, "(b)", "§ 2.10(b)"), (2, "(1)", "§ 2.10(b)(1)"), (2, "(2)", "§ 2.10(b)(2)")]
     cfr += [(3, "(i)", "§ 2.10(b)(2)(i)"), (3, "(ii)", "§ 2.10(b)(2)(ii)"), (1, "(c)", "§ 2.10(c)")]
     cfr += [(0, "§ 2.30 Controls for open systems.", "§ 2.30"), (1, "(a)", "§ 2.30(a)"), (1, "(b)", "§ 2.30(b)")]
+    # A CFR section printing a label and its first child together: «(1)(i) Standard: …», «(b)(1) …».
+    chained = [(0, "§ 164.308 Administrative safeguards.", "§ 164.308"), (1, "(a)", "§ 164.308(a)")]
+    chained += [(2, "(1)(i)", "§ 164.308(a)(1)(i)"), (3, "(ii)", "§ 164.308(a)(1)(ii)")]
+    chained += [(4, "(A)", "§ 164.308(a)(1)(ii)(A)"), (4, "(B)", "§164.308(a)(1)(ii)(B)")]
+    chained += [(2, "(2)", "§ 164.308(a)(2)"), (1, "(b)(1)", "§ 164.308(b)(1)"), (2, "(2)", "§ 164.308(b)(2)")]
     items = [(0, "4.1 Overview", "§4.1"), (1, "1.", "§4.1 item 1"), (1, "2.", "4.1(2)")]
     items += [(0, "4.2 General Requirements", "§4.2")]
     items += [(1, f"{k}.", f"4.2({k})") for k in range(1, 4)]
@@ -277,6 +282,7 @@ def schemes() -> list[Scheme]:
         _scheme("contract-glued", False, glued),
         _scheme("annex-controls", True, annex),
         _scheme("cfr-paragraphs", True, cfr),
+        _scheme("cfr-chained", True, chained),
         _scheme("list-items", True, items),
         _scheme("id-series", True, ids),
         _scheme("framework-table", True, core, table=True),

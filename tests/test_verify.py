@@ -376,3 +376,23 @@ def test_a_bracketed_mark_before_a_comma_is_read_past_with_the_comma_kept_at_its
     assert without_marks(marks_pattern(frozenset({"<2>"})), "номер  отчета  <2>  (присваивает") == (
         "номер  отчета   (присваивает"
     )
+
+
+def test_a_quote_copied_with_the_marks_fetch_shows_is_proven(corpus_shelf: Path) -> None:
+    """A model copies what `fetch` returned, footnote marks and all: a mark glued before a comma («the
+    Council1, namely»), at the end after the act's title («the Council (56)»), after a year's full stop
+    («7 March 2012.1.»), after a number («ГОСТ 15.011-82 <1>»). A mark the text does not print there is not."""
+    copied = {
+        "GDPR Recital 54": "interpreted as defined in Regulation (EC) No 1338/2008 of the European Parliament and of "
+        "the Council1, namely all elements",
+        "EU AI Act Recital 175": "those powers should be exercised in accordance with Regulation (EU) No 182/2011 "
+        "of the European Parliament and of the Council (56)",
+        "GDPR Recital 172": "The European Data Protection Supervisor was consulted in accordance with Article 28(2) "
+        "of Regulation (EC) No 45/2001 and delivered an opinion on 7 March 2012.1.",
+        "ГОСТ 7.32-2017": "ГОСТ 15.011-82 <1> Система разработки и постановки продукции на производство.",
+    }
+    for ref, quote in copied.items():
+        assert verify_quote(corpus_shelf, quote, ref).verdict == "ok", ref
+        wrong = quote.replace("Council1,", "Council2,").replace("(56)", "(57)").replace("<1>", "<2>")
+        wrong = wrong.replace("2012.1.", "2012.3.")
+        assert verify_quote(corpus_shelf, wrong, ref).verdict == "not_found", ref

@@ -208,6 +208,18 @@ def section_clauses(
             cid = _join_generic(owner[0] or ((section_clause or titled) if generic else ""), label, kind)
         outline.push(numbering.Open(depth, cid, start, reading))
         seen.add(cid)
+        if reading is not None and generic:
+            # «(b)(1) Business associate …», «(1)(i) Standard: …» (a CFR part): the block opens its label's first
+            # child too, both starting here.
+            for inner in numbering.chained(text.replace("*", ""), reading):
+                fit = outline.fit([inner], readings[n + 1 : n + _AHEAD])
+                spelled = _generic(inner, kind) if fit else None
+                if fit is None or spelled is None or not spelled.startswith("("):
+                    break
+                cid = _join_generic(cid, spelled, kind)
+                depth = max(fit[0], depth + 1)
+                outline.push(numbering.Open(depth, cid, start, inner))
+                seen.add(cid)
         if reading is not None and (generic or (kind == "rfc" and g.is_section(label))):
             for offset, later in numbering.run_in(text, reading):  # «1. Resolution 2. Validation …»
                 spelled = _generic(later, kind)

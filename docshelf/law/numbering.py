@@ -186,6 +186,20 @@ def read_label(text: str) -> list[Label]:
     return [label for label in out if label.value > 0]
 
 
+def chained(text: str, first: Label) -> list[Label]:
+    """The bracketed labels glued after a block's first one, each a first child of the one before it:
+    «(b)(1) …» → [(1)], «(1)(i)(A) …» → [(i), (A)]; [] when the text goes on after the first label."""
+    out: list[Label] = []
+    at = len(first.text)
+    while text[at : at + 1] == "(" and (m := _PAREN.match(text[at:])):
+        readings = [r for r in _value_readings(m.group(1), "({})", m.group(0), m.end()) if r.value == 1]
+        if not readings:
+            break  # «(b)(2)» opens no first child: not a chain this reader follows
+        out.append(readings[0])
+        at += m.end()
+    return out
+
+
 def opens_item(line: str) -> bool:
     """Whether a line of a page opens with a label of an id series or one named by a word and closed by a
     colon or a period, or dotted («REQ-002: …», «PR.AC-4: …», «Question 2: …», «Rule 3.1 …»): after a line that ends
@@ -481,6 +495,7 @@ __all__ = [
     "Outline",
     "address_key",
     "block_labels",
+    "chained",
     "full_label",
     "letter_value",
     "opens_item",

@@ -62,11 +62,13 @@ def marks_agree(root: Path, commit: str, spot: tuple[Target, Spot], removed: lis
     law = law_text(root, commit, t.path)
     a, b, _match = original(law, found.spans)
     spans = sections_at(root, commit).get(t.path, ("", SectionMeta(t.path, "")))[1].extra.get(MARKS, ())
-    printed = [law.text[x:y] for x, y in spans if a - _MARK_SLACK <= x and y <= b + _MARK_SLACK]
+    printed = [law.text[x:y] for x, y in spans if a - _MARK_SLACK <= y and x <= b + _MARK_SLACK]
     return printed == removed
 
 
-_MARK_SLACK = 4  # a mark may stand right before or after the matched words («authentication 22», «.21»)
+# A mark may stand right before or after the matched words («authentication 22», «.21», «Council (56).»): it
+# starts or ends within this many characters of them.
+_MARK_SLACK = 4
 
 
 def unmarked(text: str, section: SectionMeta) -> str:
@@ -76,8 +78,9 @@ def unmarked(text: str, section: SectionMeta) -> str:
         if 0 <= a < b <= len(text):
             text = text[:a] + " " * (b - a) + text[b:]
             start = len(text[:a].rstrip(" "))
-            if start < a and text[b : b + 1] in _AFTER_MARK:
-                # «Directive 85/374/EEC (10), and …» reads «85/374/EEC, and …»: the comma back at its word
+            if text[b : b + 1] in _AFTER_MARK:
+                # «Directive 85/374/EEC (10), and …» reads «85/374/EEC, and …», «the Council1, namely» reads «the
+                # Council, namely»: the comma back at its word
                 text = text[:start] + text[b] + " " * (b - start) + text[b + 1 :]
     return text
 
@@ -93,13 +96,14 @@ def without_marks(pattern: re.Pattern[str], quote: str) -> str:
 
 def marks_pattern(numbers: frozenset[str]) -> re.Pattern[str]:
     """The footnote marks of the cited text as a quote may carry them: after a word, or opening it; a
-    bracketed one («(51)» of an EU act) also after an act's number («(EU) 2016/97 (51)»)."""
+    bracketed one («(51)» of an EU act, «<1>» of a Russian text) also after a number («(EU) 2016/97 (51)»,
+    «ГОСТ 15.011-82 <1>»)."""
 
     def either(marks: Iterable[str]) -> str:
         return "|".join(sorted(map(re.escape, marks), key=len, reverse=True)) or "(?!)"
 
-    bare = either(m for m in numbers if not m.startswith("("))
-    bracketed = either(m for m in numbers if m.startswith("("))
+    bare = either(m for m in numbers if not m.startswith(("(", "<")))
+    bracketed = either(m for m in numbers if m.startswith(("(", "<")))  # «(51)», «<1>»: marks after anything
     after_word = rf"(?:^|{MARK_AFTER})\s*"  # as the build reads a mark; a quote's spacing may differ from the text's
     return re.compile(rf"(?:{after_word}(?:{bare})|(?:^|(?<=\S))\s*(?:{bracketed}))(?=[\s.,;:)]|$)")
 
