@@ -217,6 +217,18 @@ def schemes() -> list[Scheme]:
     # A contract in articles «Статья 1. Предмет договора» whose points are «1.1.», «1.2.»: points, not a law's parts.
     articles = [(0, "Статья 1. Предмет договора", "ст. 1"), (1, "1.1.", "п. 1.1"), (1, "1.2.", "ст. 1 п. 1.2")]
     articles += [(0, "Статья 2. Цена договора", "ст. 2"), (1, "2.1.", "пункт 2.1"), (2, "2.1.1.", "п. 2.1.1")]
+    # A treaty's «Article 5» numbering its paragraphs «5.1», «5.2» (cited «Article 5.2(a)»); guidelines numbering
+    # their paragraphs through the document across headings («paragraph 5», one paragraph under its heading).
+    treaty = [(0, "Article 5 Obligations", "Article 5"), (1, "5.1", "Article 5.1"), (1, "5.2", "Article 5.2")]
+    treaty += [(2, "(a)", "Article 5.2(a)"), (0, "Article 6 Term", "Article 6"), (1, "6.1", "6.1")]
+    through = [(0, "1 Introduction", ""), (1, "1.", "paragraph 1"), (1, "2.", "paragraph 2"), (0, "2 Scope", "")]
+    through += [(1, "3.", "paragraph 3"), (1, "4.", "para. 4"), (0, "3 Analysis", ""), (1, "5.", "paragraph 5")]
+    # SP 800-171 rev. 3 requirements «03.01.01» with their statements «a.» (cited «03.01.01.a»); trust services
+    # criteria «CC6.1», «A1.2» printed one after the other.
+    r3 = [(0, "03.01 Access Control", ""), (1, "03.01.01 Account Management", "03.01.01"), (2, "a.", "03.01.01.a")]
+    r3 += [(2, "b.", "03.01.01 b."), (1, "03.01.02 Access Enforcement", "03.01.02")]
+    criteria = [(0, "Logical and Physical Access Controls", ""), (1, "CC6.1", "CC6.1"), (1, "CC6.2", "CC6.2")]
+    criteria += [(0, "Additional Criteria for Availability", ""), (1, "A1.1", "A1.1"), (1, "A1.2", "criterion A1.2")]
     # A corporate policy's «2.0 Scope» (section 2), «3.0 Policy» holding «3.1», «3.2.1».
     policy = [(0, "1.0 Purpose", ""), (1, "", "Section 1.0"), (0, "2.0 Scope", ""), (1, "", "2.0")]
     policy += [(0, "3.0 Policy", ""), (1, "3.1", "3.1"), (1, "3.2", "Section 3.2"), (2, "3.2.1", "3.2.1")]
@@ -260,6 +272,10 @@ def schemes() -> list[Scheme]:
         _scheme("terms-en", True, en_terms),
         _scheme("agreement-articles", True, agreement),
         _scheme("policy-sections", True, policy),
+        _scheme("requirements-r3", True, r3),
+        _scheme("trust-criteria", True, criteria),
+        _scheme("treaty-articles", True, treaty),
+        _scheme("numbered-paragraphs", True, through),
         _scheme("contract-articles", False, articles),
         _scheme("run-together", True, run),
         _scheme("en-divisions", True, divisions),
@@ -345,7 +361,7 @@ def write_docx(scheme: Scheme, path: Path) -> Path:
     return path
 
 
-_DISPLAY_HEADINGS = frozenset({"manual-steps", "worded-steps", "worded-principles", "worded-stages"})
+_DISPLAY_HEADINGS = frozenset({"manual-steps", "worded-steps", "worded-principles", "worded-stages", "trust-criteria"})
 _COLUMN_GUTTER = 24.0
 _COLUMN_HEIGHT = 260.0  # points of a column: a scheme of a dozen blocks fills more than one
 

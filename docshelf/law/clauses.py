@@ -288,8 +288,8 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
         return None
     if style == "ID-n(n)":
         return g.enhancement_id(label.parent, label.atom)
-    if "-" in style or re.match(r"[XЯ]{2,}\.", style) or numbering.NAMED_STYLE.fullmatch(style):
-        return label.atom  # «PR.AC-4», «PO.1.1», «Step 2»: ids cited as printed
+    if "-" in style or re.match(r"[XЯ]{2,}\.|[XЯ]+n\.n$", style) or numbering.NAMED_STYLE.fullmatch(style):
+        return label.atom  # «PR.AC-4», «PO.1.1», «CC6.1», «Step 2»: ids cited as printed
     if re.fullmatch(r"(?:[XЯ]\.)?n(?:\.n)*", style) and "." in label.atom:
         return g.section_id(label.atom) if kind in _ENGLISH else g.point_id(label.atom)
     if style.startswith("("):

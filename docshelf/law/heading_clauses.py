@@ -33,6 +33,9 @@ def section_kind(section_clause: str, english: bool, text: str = "") -> str:
     return "order" if own_points else "law"
 
 
+_CLOSED = frozenset(
+    {":", ".", "—", "–"}
+)  # «CIS Control 1: …», «Этап 2. …», «Шаг 3 — …»; not «Top 10», «Windows 10 Setup»
 _FIRST_NUMBERED = re.compile(r"(?m)^(\d{1,3})\.(?:(\d{1,3})\.?)?\s")  # «1. …» or «1.1. …» opening a line
 
 
@@ -52,7 +55,8 @@ def heading_clause(text: str, kind: str) -> tuple[float, str] | None:
             return at, g.heading_clause_id(kind_name, m.group(1), english=True)
     if m := g.ANNEX_HEADING.match(text):
         return 0, g.annex_id(m.group(1))
-    if (named := numbering.read_label(text)) and numbering.NAMED_STYLE.fullmatch(named[0].style):
+    named = numbering.read_label(text)
+    if named and numbering.NAMED_STYLE.fullmatch(named[0].style) and text[named[0].length :][:2].strip() in _CLOSED:
         return 0, named[0].atom  # «CIS Control 1: Inventory …», «Этап 2. Анализ»: its «Safeguard 1.1» are inside
     if kind in ENGLISH and (m := g.HEADING["en_part"].heading.match(text)):
         return -2.0, f"Part {m.group(1)}"  # «PART 2 SECURITY» of an act: around its sections, «Part 2 s. 3(2)»

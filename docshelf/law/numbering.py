@@ -121,6 +121,7 @@ _NOT_NAMED = frozenset(
 )
 NAMED_STYLE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)? n(?:\.n)*")  # «step n», «cis control n», «safeguard n.n»
 _ID_DASH = re.compile(r"^((?:[A-Z]{1,6}\.)*[A-Z]{1,6})-(\d{1,3})(?:\s?\((\d{1,3})\))?(?=[\s:.,]|$)")
+_LETTERS_NUMBERED = re.compile(r"^([A-Z]{1,3}\d{1,2})\.(\d{1,3})(?=[\s:]|$)")
 _ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
 # A multi-level number is followed by its text's first capital («6.1.1 Изложение»), never «3.5 мм».
 _DOTTED = re.compile(
@@ -158,6 +159,10 @@ def read_label(text: str) -> list[Label]:
             out.append(Label(m.group(0), "ID-n(n)", int(enhancement), enhancement, base, length=m.end()))
         else:
             out.append(Label(base, f"{_shape(prefix)}-n", int(number), base, prefix, length=m.end()))
+    elif m := _LETTERS_NUMBERED.match(text):  # «CC6.1», «A1.2», «PI1.3» (a trust services criterion)
+        head, number = m.group(1), m.group(2)
+        style = f"{_shape(head.rstrip('0123456789'))}n.n"
+        out.append(Label(m.group(0), style, int(number), m.group(0), head, length=m.end()))
     elif m := _ALPHA_DOTTED.match(text):
         head, numbers, dot = m.group(1), m.group(2), m.group(3)
         parts = numbers.split(".")
@@ -202,12 +207,17 @@ def chained(text: str, first: Label) -> list[Label]:
 
 def opens_item(line: str) -> bool:
     """Whether a line of a page opens with a label of an id series or one named by a word and closed by a
-    colon or a period, or dotted («REQ-002: …», «PR.AC-4: …», «Question 2: …», «Rule 3.1 …»): after a line that ends
-    a sentence, such a line starts a paragraph of its own (a PDF sets them without a gap or an indent).
+    colon or a period, or dotted («REQ-002: …», «PR.AC-4: …», «CC6.1 …», «Question 2: …», «Rule 3.1 …»): after
+    a line that ends a sentence, such a line starts a paragraph of its own (a PDF sets them without a gap or an
+    indent).
     Not a bare number or a name with a number («Windows 10 Enterprise»)."""
     for label in read_label(line):
         closed = line[label.length : label.length + 1] in (":", ".") or "." in label.style
-        if "-" in label.style or (NAMED_STYLE.fullmatch(label.style) and closed):
+        if (
+            "-" in label.style
+            or re.fullmatch(r"[XЯ]+n\.n", label.style)
+            or (NAMED_STYLE.fullmatch(label.style) and closed)
+        ):
             return True
     return False
 
@@ -302,6 +312,8 @@ class Outline:
         self.stack.append(entry)
         if entry.label is not None:
             self.known.add(full_label(entry.label))
+            if entry.label.style == "1.":
+                self.known.add(f"1.#{entry.label.value}")  # a numbered paragraph the next section may go on from
 
     def _depth(self, label: Label, ahead: list[list[Label]]) -> float | None:
         if _EXPLICIT.fullmatch(label.style):
@@ -316,6 +328,8 @@ class Outline:
                 return o.depth
         if "-" in label.style and f"{label.parent}-{label.value - 1}" in self.known:
             return self._level_of(label.style)  # a series of ids goes on from an earlier section (TASK P-3)
+        if label.style == "1." and f"1.#{label.value - 1}" in self.known:
+            return self._level_of(label.style)  # paragraphs numbered through the document (guidelines' «23.»)
         if label.first or (_follows(label, ahead) and label.style != "n"):
             # A list opens, or a new series at a level the style already holds (PR.DS-1 after PR.AC-7;
             # «(a)» again after «(1)» of «(b)»: a style keeps its level, it does not nest in itself).
@@ -447,7 +461,7 @@ def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
 
 _KIND_WORDS = re.compile(
     r"(?i)(?<![\w.])(?:§+|sections?|sect?\.|ss?\.|clauses?|items?|paragraphs?|para\.|points?|subparagraphs?|"
-    r"requirements?|controls?|enhancements?|subcategor(?:y|ies)|categor(?:y|ies)|tasks?|practices?|"
+    r"requirements?|controls?|enhancements?|subcategor(?:y|ies)|categor(?:y|ies)|tasks?|practices?|criteri(?:on|a)|"
     r"п\.|пп\.|подп\.|пункт[а-я]*|подпункт[а-я]*|no\.|№)(?![\w])"
 )
 _STATEMENT = re.compile(r"([a-z]{1,4}-\d{1,3})([a-z](?:\.\d{1,3})*)")
@@ -475,8 +489,8 @@ def address_key(text: str) -> tuple[str, ...]:
     for m in _ATOM.finditer(_KIND_WORDS.sub(" ", text)):
         atom = (m.group(1) or m.group(2)).casefold().replace("ё", "е")
         atom = "article" if atom == "art" else atom  # «Art. 5(1)» is «Article 5(1)»
-        if re.fullmatch(r"\d{1,3}\.[a-zа-я]", atom):
-            out.extend(atom.split("."))
+        if re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*\.[a-zа-я]", atom):  # «5.b», «03.01.01.a»: a point and its item
+            out.extend(atom.rsplit(".", 1))
         elif statement := _STATEMENT.fullmatch(atom.rstrip(".")):  # «AC-2a.1.»: control AC-2, its statement a.1
             out.extend(statement.groups())
         else:

@@ -177,6 +177,11 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     # «point (a) of Article 5(1)»: the innermost label first, then the part it is of (as EU acts cite)
     turned = next((want[k:] + want[:k] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
     forms = (want, want[::-1], turned)
+    if _PARAGRAPH_WORD.match(rest) and len(want) == 1 and want[0].isdigit():
+        # «paragraph 23» of guidelines numbering their paragraphs through the document: the item, not §23
+        items = [(s, c) for s, c, k in clauses if c.id.endswith(f" {grammar.ITEM} {want[0]}")]
+        if len({c.id for _s, c in items}) == 1:
+            return items, [items[0][1].id]
     # Then «I.A.1» as the levels «§I item A.1» has, when no clause is spelled the way it is cited.
     flat = [(s, c, _flat(k)) for s, c, k in clauses]
     annexed = tuple(f for f in (_annexed(want), _annexed(turned)) if f)
@@ -189,7 +194,26 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
             if len(ids) > 1 and len(spelled) == 1:  # «§22(b)» beside «§22 item b», «Level 1»: the one spelled so
                 return [(s, c) for s, c in hits if c.id == spelled[0]], spelled
             return hits, ids
+    if len(want) >= 2 and "." in want[1] and (dotted := _dotted_in_part(clauses, want))[1]:
+        return dotted
     return _inside_named(clauses, want)
+
+
+_PARAGRAPH_WORD = re.compile(r"(?i)\s*(?:paragraphs?|paras?\.|items?)\s")
+
+
+def _dotted_in_part(
+    clauses: list[tuple[SectionMeta, Clause, tuple[str, ...]]], want: tuple[str, ...]
+) -> tuple[list[Place], list[str]]:
+    """«Article 5.2(a)» of an agreement whose «Article 5» numbers its paragraphs «5.1», «5.2» (the build's
+    «§5.2(a)»): the dotted label's clause when it lies inside the part of its first number."""
+    outer = [(s, c) for s, c, key in clauses if key == (want[0], want[1].split(".")[0])]
+    inner = [(s, c) for s, c, key in clauses if key == want[1:]]
+    if len(outer) != 1 or len({c.id for _s, c in inner}) != 1:
+        return [], []
+    o_sec, o = outer[0]
+    inside = [(s, c) for s, c in inner if s.path == o_sec.path and o.start <= c.start and c.end <= o.end]
+    return (inside, [inside[0][1].id]) if inside else ([], [])
 
 
 _ANNEX_WORDS = frozenset({"annex", "appendix", "прил", "приложение"})
