@@ -211,14 +211,15 @@ def section_clauses(
         if reading is not None and generic:
             # «(b)(1) Business associate …», «(1)(i) Standard: …» (a CFR part): the block opens its label's first
             # child too, both starting here.
+            inner_depth = depth
             for inner in numbering.chained(text.replace("*", ""), reading):
                 fit = outline.fit([inner], readings[n + 1 : n + _AHEAD])
                 spelled = _generic(inner, kind) if fit else None
                 if fit is None or spelled is None or not spelled.startswith("("):
                     break
                 cid = _join_generic(cid, spelled, kind)
-                depth = max(fit[0], depth + 1)
-                outline.push(numbering.Open(depth, cid, start, inner))
+                inner_depth = max(fit[0], inner_depth + 1)
+                outline.push(numbering.Open(inner_depth, cid, start, inner))
                 seen.add(cid)
         if reading is not None and (generic or (kind == "rfc" and g.is_section(label))):
             for offset, later in numbering.run_in(text, reading):  # «1. Resolution 2. Validation …»

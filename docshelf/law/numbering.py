@@ -3,7 +3,8 @@ are a numbering.
 
 The family grammar (``law.grammar``) knows the named kinds (Статья, часть, пункт, Section, Appendix)
 and how people cite them. What no table can list is the numbering each document invents: «6.1.1»,
-«A.5.1», «PR.AC-4», «(a)», «(iv)», «b.», «2.1.Провести» glued to its first word. This module reads
+«A.5.1», «PR.AC-4», «CC6.1», «(a)», «(iv)», «b.», «2.1.Провести» glued to its first word, «3.1 термин: …» of a
+terms section, a word the document repeats with its numbers («Step 2:», «Safeguard 1.2», «Этап 3 —»). This module reads
 such a label off the start of a block (:func:`read_label`, one or more readings: «(i)» is a roman one
 or the letter after «(h)») and decides by the evidence that makes labels a numbering
 (:class:`Outline`): a label succeeds the one before it at its level (2 after 1, 6.1.2 after 6.1.1,
@@ -209,8 +210,7 @@ def opens_item(line: str) -> bool:
     """Whether a line of a page opens with a label of an id series or one named by a word and closed by a
     colon or a period, or dotted («REQ-002: …», «PR.AC-4: …», «CC6.1 …», «Question 2: …», «Rule 3.1 …»): after
     a line that ends a sentence, such a line starts a paragraph of its own (a PDF sets them without a gap or an
-    indent).
-    Not a bare number or a name with a number («Windows 10 Enterprise»)."""
+    indent). Not a bare number or a name with a number («Windows 10 Enterprise»)."""
     for label in read_label(line):
         closed = line[label.length : label.length + 1] in (":", ".") or "." in label.style
         if (
