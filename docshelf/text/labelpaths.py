@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 
 from docshelf.law import grammar, numbering
 from docshelf.law.lexicon import name_forms
@@ -182,12 +183,22 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
         items = [(s, c) for s, c, k in clauses if c.id.endswith(f" {grammar.ITEM} {want[0]}")]
         if len({c.id for _s, c in items}) == 1:
             return items, [items[0][1].id]
-    # Then «I.A.1» as the levels «§I item A.1» has, when no clause is spelled the way it is cited.
-    flat = [(s, c, _flat(k)) for s, c, k in clauses]
+    # Then «I.A.1» as the levels «§I item A.1» has, when no clause is spelled the way it is cited (computed
+    # only then: this runs for every citation the grammar does not read whole).
     annexed = tuple(f for f in (_annexed(want), _annexed(turned)) if f)
-    passes = ((clauses, forms, True), (clauses, forms, False), (flat, (_flat(want),), True), (clauses, annexed, True))
+    passes: list[
+        tuple[Callable[[], list[tuple[SectionMeta, Clause, tuple[str, ...]]]], tuple[tuple[str, ...], ...], bool]
+    ]
+    passes = [
+        (lambda: clauses, forms, True),
+        (lambda: clauses, forms, False),
+        (lambda: [(s, c, _flat(k)) for s, c, k in clauses], (_flat(want),), True),
+        (lambda: clauses, annexed, True),
+    ]
     for keys, sought, whole in passes:
-        hits = [(s, c) for s, c, k in keys if k and sought and (k if whole else k[-len(sought[0]) :]) in sought]
+        if not sought:
+            continue
+        hits = [(s, c) for s, c, k in keys() if k and (k if whole else k[-len(sought[0]) :]) in sought]
         if hits:
             ids = list(dict.fromkeys(c.id for _s, c in hits))
             spelled = [cid for cid in ids if _compact(cid) in (_compact(" ".join(words)), _compact(rest))]
@@ -199,6 +210,7 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     return _inside_named(clauses, want)
 
 
+_Keyed = tuple[SectionMeta, Clause, tuple[str, ...]]  # a clause with its section and address key
 _PARAGRAPH_WORD = re.compile(r"(?i)\s*(?:paragraphs?|paras?\.|items?)\s")
 
 
