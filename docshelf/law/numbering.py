@@ -468,6 +468,10 @@ _STATEMENT = re.compile(r"([a-z]{1,4}-\d{1,3})([a-z](?:\.\d{1,3})*)")
 _ATOM = re.compile(r"\((\w{1,4})\)|([A-Za-zА-Яа-яЁё0-9]+(?:[.\-][A-Za-zА-Яа-яЁё0-9]+)*)")
 
 
+# A citation naming a numbered paragraph or item by its word («paragraph 23», «para. 4», «item 5»).
+PARAGRAPH_WORD = re.compile(r"(?i)\s*(?:paragraphs?|paras?\.|items?)\s")
+# The words of an annex in an address key, before its letter («Annex A 5.1», «прил. А п. А.2»).
+ANNEX_WORDS = frozenset({"annex", "appendix", "прил", "приложение"})
 # Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
 PART_WORDS = frozenset(
     "appendix annex attachment chapter part subpart article recital schedule exhibit footnote "
@@ -499,9 +503,11 @@ def address_key(text: str) -> tuple[str, ...]:
 
 
 __all__ = [
+    "ANNEX_WORDS",
     "BLOCK",
     "CONTENTS_LINE",
     "NAMED_STYLE",
+    "PARAGRAPH_WORD",
     "PART_WORDS",
     "TITLE_WORDS",
     "Label",

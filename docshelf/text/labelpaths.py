@@ -178,7 +178,7 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     # «point (a) of Article 5(1)»: the innermost label first, then the part it is of (as EU acts cite)
     turned = next((want[k:] + want[:k] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
     forms = (want, want[::-1], turned)
-    if _PARAGRAPH_WORD.match(rest) and len(want) == 1 and want[0].isdigit():
+    if numbering.PARAGRAPH_WORD.match(rest) and len(want) == 1 and want[0].isdigit():
         # «paragraph 23» of guidelines numbering their paragraphs through the document: the item, not §23
         items = [(s, c) for s, c, k in clauses if c.id.endswith(f" {grammar.ITEM} {want[0]}")]
         if len({c.id for _s, c in items}) == 1:
@@ -211,7 +211,6 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
 
 
 _Keyed = tuple[SectionMeta, Clause, tuple[str, ...]]  # a clause with its section and address key
-_PARAGRAPH_WORD = re.compile(r"(?i)\s*(?:paragraphs?|paras?\.|items?)\s")
 
 
 def _dotted_in_part(
@@ -228,13 +227,10 @@ def _dotted_in_part(
     return (inside, [inside[0][1].id]) if inside else ([], [])
 
 
-_ANNEX_WORDS = frozenset({"annex", "appendix", "прил", "приложение"})
-
-
 def _annexed(key: tuple[str, ...]) -> tuple[str, ...]:
     """«Annex A 5.1», «Annex A.5.1», «control 5.1 of Annex A» as the annex's own label «A.5.1» (ISO's Annex A
     table prints «5.1», the build numbers it «A.5.1»); () when the path does not open with a lettered annex."""
-    if len(key) < 2 or key[0] not in _ANNEX_WORDS:
+    if len(key) < 2 or key[0] not in numbering.ANNEX_WORDS:
         return ()
     letter, rest = key[1], key[2:]
     if len(letter) == 1 and letter.isalpha() and rest and rest[0][:1].isdigit():
