@@ -33,9 +33,8 @@ def section_kind(section_clause: str, english: bool, text: str = "") -> str:
     return "order" if own_points else "law"
 
 
-_CLOSED = frozenset(
-    {":", ".", "—", "–"}
-)  # «CIS Control 1: …», «Этап 2. …», «Шаг 3 — …»; not «Top 10», «Windows 10 Setup»
+# What closes a word-named label in a heading: «CIS Control 1: …», «Этап 2. …», «Шаг 3 — …»; not «Top 10»
+_CLOSED = frozenset({":", ".", "—", "–"})
 _FIRST_NUMBERED = re.compile(r"(?m)^(\d{1,3})\.(?:(\d{1,3})\.?)?\s")  # «1. …» or «1.1. …» opening a line
 
 
@@ -59,9 +58,11 @@ def heading_clause(text: str, kind: str) -> tuple[float, str] | None:
     if named and numbering.NAMED_STYLE.fullmatch(named[0].style) and text[named[0].length :][:2].strip() in _CLOSED:
         return 0, named[0].atom  # «CIS Control 1: Inventory …», «Этап 2. Анализ»: its «Safeguard 1.1» are inside
     if kind in ENGLISH and (m := g.HEADING["en_part"].heading.match(text)):
-        return -2.0, f"Part {m.group(1)}"  # «PART 2 SECURITY» of an act: around its sections, «Part 2 s. 3(2)»
+        # «PART 2 SECURITY» of an act: around its sections, «Part 2 s. 3(2)»
+        return -2.0, g.heading_clause_id("en_part", m.group(1), english=True)
     if kind in ENGLISH and (m := g.HEADING["roman"].heading.match(text)):
-        return 0, g.section_id(m.group(1))  # «I. Background»: its «A.», «1.» restart inside it, «§I item A.1»
+        # «I. Background»: its «A.», «1.» restart inside it, «§I item A.1»
+        return 0, g.heading_clause_id("roman", m.group(1), english=True)
     for kind_name, depth in _GROUP_DEPTHS.items():  # a division or chapter inside one file: around its points
         if m := g.HEADING[kind_name].heading.match(text):
             return depth, g.heading_clause_id(kind_name, m.group(1) or "")
