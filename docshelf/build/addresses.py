@@ -108,7 +108,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
             if not readings:
                 continue
             placed_here = m.start() in starts or _inside_own_clause(r, m.start(), full_label(readings[0]))
-            if _stray_letter(readings, letters, text[max(0, m.start() - _BEFORE) : m.start()]) and not placed_here:
+            if _stray_label(readings, letters, text[max(0, m.start() - _BEFORE) : m.start()]) and not placed_here:
                 continue  # a letter no series leads to is no label, unless the build found it one
             printed += 1
             if not placed_here:
@@ -138,7 +138,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     }
 
 
-def _stray_letter(readings: Sequence[Label], letters: dict[str, set[int]], before: str) -> bool:
+def _stray_label(readings: Sequence[Label], letters: dict[str, set[int]], before: str) -> bool:
     """A block opening with a letter, a roman numeral or a word and a number that no series leads to
     («г. Москва», «C. Smith», «AXFR 252 A request …» of a table of codes): no label, as a lone number is none.
     The one before it may open a block («б)» after «а)») or stand in the text before («… (a) the first;

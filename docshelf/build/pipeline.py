@@ -219,7 +219,13 @@ _LANGUAGE_SAMPLE = 100_000  # characters of the text that decide its language
 def _english(blocks: Sequence[Block], title: str) -> bool:
     """Whether the document is in English: by the letters of its text, not of its title (a Russian PDF with no
     title found is named by its Latin file name); by the title only when the text has no letters."""
-    sample = "".join(b.text for b in blocks)[:_LANGUAGE_SAMPLE]
+    texts, size = [], 0
+    for b in blocks:  # the first blocks only: a thousand-page text is not joined whole to count a sample
+        texts.append(b.text)
+        size += len(b.text)
+        if size >= _LANGUAGE_SAMPLE:
+            break
+    sample = "".join(texts)[:_LANGUAGE_SAMPLE]
     latin, cyrillic = len(_LATIN.findall(sample)), len(_CYRILLIC.findall(sample))
     if latin == cyrillic == 0:
         latin, cyrillic = len(_LATIN.findall(title)), len(_CYRILLIC.findall(title))
