@@ -263,7 +263,51 @@ def schemes() -> list[Scheme]:
     principles = [(0, "Principles", ""), (1, "Principle 1:", "Principle 1"), (1, "Principle 2:", "principle 2")]
     stages = [(0, "Порядок оценки", ""), (1, "Этап 1.", "Этап 1"), (1, "Этап 2.", "этап 2"), (1, "Этап 3 —", "Этап 3")]
     stages += [(0, "Порядок работ", ""), (1, "Шаг 1.1.", "Шаг 1.1"), (1, "Шаг 1.2.", "шаг 1.2")]
+    # Families no rule names, read by their labels' shape and the evidence of a numbering (law.shapes): ATT&CK's
+    # techniques «T1059» over their sub-techniques «T1059.001»; CMMC's practices «AC.L2-3.1.3» (a level in the id
+    # changing while the numbering goes on); HITRUST's «01.a»; BSI's requirements «APP.1.1.A3»; IEC 62443's
+    # «SR 1.1» and its enhancements printed with it, «SR 1.1 RE 1»; NERC's «R1.» holding parts «1.1.», cited
+    # «R1 Part 1.1»; MASVS's «MASVS-STORAGE-1»; a handbook's «1-2»; a FAQ's «Q2.»; Russian codes «М-01»; OWASP's
+    # «A01:2021 –» (the edition after the colon).
+    attack = [(0, "T1059 Command and Scripting Interpreter", "T1059"), (1, "T1059.001 PowerShell", "T1059.001")]
+    attack += [(1, "T1059.002 AppleScript", "T1059.002"), (1, "T1059.003 Windows Command", "technique T1059.003")]
+    attack += [(0, "T1204 User Execution", "T1204"), (1, "T1204.001 Malicious Link", "sub-technique T1204.001")]
+    attack += [(1, "T1204.002 Malicious File", "T1204.002")]
+    cmmc = [(0, "Access Control (AC)", "")] + [(1, f"AC.L1-3.1.{k}", f"AC.L1-3.1.{k}") for k in (1, 2)]
+    cmmc += [(1, f"AC.L2-3.1.{k}", f"AC.L2-3.1.{k}") for k in (3, 4, 5)]
+    cmmc += [(0, "Awareness and Training (AT)", "")] + [
+        (1, f"AT.L2-3.2.{k}", f"practice AT.L2-3.2.{k}") for k in (1, 2)
+    ]
+    hitrust = [(0, "01 Access Control", "")] + [(1, f"01.{c}", f"01.{c}") for c in "abc"]
+    hitrust += [(0, "02 Human Resources Security", "")] + [(1, f"02.{c}", f"control 02.{c}") for c in "ab"]
+    bsi = [(0, "APP.1.1 Office Products", "APP.1.1")] + [(1, f"APP.1.1.A{k}", f"APP.1.1.A{k}") for k in (1, 2, 3)]
+    bsi += [(0, "SYS.1.1 General Server", "SYS.1.1")] + [
+        (1, f"SYS.1.1.A{k}", f"requirement SYS.1.1.A{k}") for k in (1, 2)
+    ]
+    iec = [(0, "5 FR 1 – Identification and authentication control", ""), (1, "SR 1.1", "SR 1.1")]
+    iec += [(2, "SR 1.1 RE 1", "SR 1.1 RE 1"), (2, "SR 1.1 RE 2", "SR 1.1 RE 2"), (1, "SR 1.2", "SR 1.2")]
+    iec += [(1, "SR 1.3", "SR 1.3")]
+    nerc = [(0, "B. Requirements and Measures", ""), (1, "R1.", "R1"), (2, "1.1.", "R1 Part 1.1")]
+    nerc += [(2, "1.2.", "Requirement R1, Part 1.2"), (1, "R2.", "R2"), (2, "2.1.", "R2 Part 2.1"), (1, "R3.", "R3")]
+    masvs = [(0, "MASVS-STORAGE: Storage", "")] + [(1, f"MASVS-STORAGE-{k}", f"MASVS-STORAGE-{k}") for k in (1, 2)]
+    masvs += [(0, "MASVS-CRYPTO: Cryptography", "")] + [(1, f"MASVS-CRYPTO-{k}", f"MASVS-CRYPTO-{k}") for k in (1, 2)]
+    dashed = [(0, "Chapter 1 Overview", "")] + [(1, f"1-{k}", f"paragraph 1-{k}") for k in (1, 2, 3)]
+    dashed += [(0, "Chapter 2 Policy", "")] + [(1, f"2-{k}", f"paragraph 2-{k}") for k in (1, 2)]
+    faq = [(0, "Questions", "")] + [(1, f"Q{k}.", f"Q{k}") for k in (1, 2, 3)]
+    codes = [(0, "Меры защиты", "")] + [(1, f"М-{k:02d}", f"мера М-{k:02d}") for k in (1, 2, 3)]
+    top10 = [(0, "The Top 10", "")] + [(1, f"A0{k}:2021 –", f"A0{k}:2021") for k in (1, 2, 3)]
     return [
+        _scheme("shape-techniques", True, attack),
+        _scheme("shape-levels", True, cmmc),
+        _scheme("shape-lettered", True, hitrust),
+        _scheme("shape-modules", True, bsi),
+        _scheme("shape-enhancements", True, iec),
+        _scheme("shape-requirements", True, nerc),
+        _scheme("shape-categories", True, masvs),
+        _scheme("shape-dashed", True, dashed),
+        _scheme("shape-questions", True, faq),
+        _scheme("shape-codes", False, codes),
+        _scheme("shape-editions", True, top10),
         _scheme("worded-steps", True, worded),
         _scheme("worded-controls", True, cis),
         _scheme("worded-principles", True, principles),

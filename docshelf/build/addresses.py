@@ -27,6 +27,7 @@ from docshelf.law.numbering import (
     full_label,
     predecessor,
 )
+from docshelf.law.shapes import GENERIC
 from docshelf.law.tablerows import ROW_WORDS, row_point
 from docshelf.records import SectionMeta
 
@@ -90,26 +91,30 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     gaps: list[str] = []
     placed = {address_key(c.id)[-1:] for r in records for c in r.clauses}
     letters: dict[str, set[int]] = {}  # letter and roman values printed so far, by style
+    read = {r.path: _read_blocks(files.get(r.path, "")) for r in records}
+    shaped = _ShapedSeries([label for blocks in read.values() for _m, labels in blocks for label in labels[:1]])
     for r in records:
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
-        found = list(BLOCK.finditer(text))
+        found = [m for m, _labels in read[r.path]]
         if contents_page([m.group(0) for m in found]):
             continue
-        for m in found:
+        for m, readings in read[r.path]:
             if m.group(0).startswith("|"):
                 rows = _table_points(m.group(0), m.start(), r, placed)
                 printed += len(rows)
                 addressed += sum(ok for ok, _row in rows)
                 unplaced += [row[:40] for ok, row in rows if not ok][: max(0, _SHOWN - len(unplaced))]
                 continue
-            block = _HEADING.sub("", m.group(0))  # a heading prints its label too («# 1.1 Scope»)
-            readings = block_labels(block)
             if not readings:
                 continue
+            block = _HEADING.sub("", m.group(0))
             placed_here = m.start() in starts or _inside_own_clause(r, m.start(), full_label(readings[0]))
-            if _stray_label(readings, letters, text[max(0, m.start() - _BEFORE) : m.start()]) and not placed_here:
-                continue  # a letter no series leads to is no label, unless the build found it one
+            stray = not shaped.evidenced(readings[0]) or _stray_label(
+                readings, letters, text[max(0, m.start() - _BEFORE) : m.start()]
+            )
+            if stray and not placed_here:
+                continue  # a letter or a shape no series leads to is no label, unless the build found it one
             printed += 1
             if not placed_here:
                 if len(unplaced) < _SHOWN:
@@ -136,6 +141,30 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
         "glued": glued,
         "gaps": gaps[:_SHOWN_GAPS],
     }
+
+
+def _read_blocks(text: str) -> list[tuple[re.Match[str], list[Label]]]:
+    """Each block of a section with the label readings it starts with; a heading prints its label too
+    («# 1.1 Scope»)."""
+    return [(m, block_labels(_HEADING.sub("", m.group(0)))) for m in BLOCK.finditer(text)]
+
+
+class _ShapedSeries:
+    """The labels read by their shape (:mod:`law.shapes`) that a document prints at block starts, and which of
+    them are a numbering: a neighbour in its series printed too, or nesting printed either way («T1059» over
+    «T1059.001»). «IPv4 Addresses», «COVID-19 Pandemic» as a heading are no label."""
+
+    def __init__(self, labels: Sequence[Label]) -> None:
+        shaped = [x for x in labels if x.style.startswith(GENERIC)]
+        self.series = {(x.style, x.parent, x.value) for x in shaped}
+        self.atoms = {x.atom for x in shaped}
+        self.containers = {x.container for x in shaped if x.container}
+
+    def evidenced(self, label: Label) -> bool:
+        if not label.style.startswith(GENERIC):
+            return True
+        near = {(label.style, label.parent, label.value + d) for d in (-1, 1)}
+        return bool(near & self.series) or label.atom in self.containers or label.container in self.atoms
 
 
 def _stray_label(readings: Sequence[Label], letters: dict[str, set[int]], before: str) -> bool:

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 
 from docshelf.law import grammar as g
-from docshelf.law import heading_clauses, numbering, tablerows
+from docshelf.law import heading_clauses, numbering, shapes, tablerows
 from docshelf.law.grammar import blank_editorial
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
@@ -71,7 +71,7 @@ def section_clauses(
     paragraphs = _Paragraphs()
     blocks = [(m.group(0), m.start(), m.end()) for m in _PARA.finditer(markdown)]
     seen = set(known)  # ids placed so far in the document: one printed again inside a part gets qualified
-    readings = [numbering.block_labels(text) for text, _a, _b in blocks]
+    readings = [_readings(text) for text, _a, _b in blocks]
     headings_inside = printed_headings(markdown)
     once = frozenset(h for h in headings_inside if headings_inside.count(h) == 1) if headings is None else headings
     headed = TitledHeadings(markdown)
@@ -92,6 +92,10 @@ def section_clauses(
             found = heading_clauses.heading_clause(heading.group(1), kind) or heading_clauses.lettered(
                 heading.group(1), kind, stack
             )
+            if found is None and readings[n] and (fit := outline.fit(readings[n], readings[n + 1 : n + _AHEAD])):
+                # A heading opening with a label the document numbers by its shape («T1059 Command …» over
+                # «T1059.001»): a clause, its blocks nested under it by their container.
+                reading, found, generic = fit[1], (fit[0], fit[1].atom), True
             heads.append((start, "" if found else f"«{heading.group(1).replace('*', '').strip()}»"))
             if found is None and not section_clause and n and (english or kind == "order"):
                 # An unnumbered heading inside one file (a short manual kept whole) ends the points before it;
@@ -208,7 +212,7 @@ def section_clauses(
             cid = _join_generic(owner[0] or ((section_clause or titled) if generic else ""), label, kind)
         outline.push(numbering.Open(depth, cid, start, reading))
         seen.add(cid)
-        if reading is not None and generic:
+        if reading is not None and generic and not heading:
             # «(b)(1) Business associate …», «(1)(i) Standard: …» (a CFR part): the block opens its label's first
             # child too, both starting here.
             inner_depth = depth
@@ -269,8 +273,17 @@ _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from
 
 
 def _standalone(label: str) -> bool:
-    """An id that carries its whole address («PR.AC-4», «AC-1», «PO.1.1»), not a point or an item."""
-    return "-" in label and not label.startswith(("(", _ITEM))
+    """An id that carries its whole address («PR.AC-4», «AC-1», «PO.1.1», «T1059.001»), not a point or an item."""
+    return ("-" in label and not label.startswith(("(", _ITEM))) or shapes.is_shaped_id(label)
+
+
+def _readings(block: str) -> list[numbering.Label]:
+    """The label readings of a block; of a heading, only a label read by its shape (the family headings are
+    read by ``heading_clauses``)."""
+    if not block.startswith("#"):
+        return numbering.block_labels(block)
+    title = block.lstrip("#").strip().replace("*", "")
+    return [r for r in numbering.read_label(title) if r.style.startswith(shapes.GENERIC)]
 
 
 def _atom(clause: str) -> str:
@@ -287,6 +300,8 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
     style = label.style
     if style in {"<n>"}:
         return None
+    if style.startswith(shapes.GENERIC):
+        return label.atom  # «T1059.001», «AC.L2-3.1.3», «01.a»: ids cited as printed
     if style == "ID-n(n)":
         return g.enhancement_id(label.parent, label.atom)
     if "-" in style or re.match(r"[XЯ]{2,}\.|[XЯ]+n\.n$", style) or numbering.NAMED_STYLE.fullmatch(style):
@@ -310,7 +325,8 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
 
 _ITEM = g.ITEM
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
-_NAMED_LABEL = re.compile(r"(?:[A-Z]{2,6} )?[^\W\d_]{3,16} \d{1,3}(?:\.\d{1,3}){0,2}")  # «Step 2», «CIS Control 3»
+# «Step 2», «CIS Control 3», «SR 1.1 RE 1»
+_NAMED_LABEL = re.compile(r"(?:[A-Z]{2,6} )?[^\W\d_]{2,16} \d{1,3}(?:\.\d{1,3}){0,2}(?: [^\W\d_]{2,16} \d{1,3})?")
 
 
 def _join_generic(parent: str, label: str, kind: str) -> str:
@@ -328,10 +344,12 @@ def _join_generic(parent: str, label: str, kind: str) -> str:
         return f"{parent} {label}".strip()
     if _NAMED_LABEL.fullmatch(label):
         # «CIS Control 1 Safeguard 1.1»; under an unnumbered heading or none, the bare «Step 1» (one
-        # restarting under each heading is spelled with it at the end: _restarted_under_headings)
-        return label if not parent or parent.startswith("«") else f"{parent} {label}"
-    if kind in _ENGLISH or g.is_section(label) or "-" in label:
-        return label  # «§3.1.1», «PR.AC-4», «AC-2(1)» carry their whole address
+        # restarting under each heading is spelled with it at the end: _restarted_under_headings); «SR 1.1 RE 1»
+        # printed with its parent's label
+        inside = not parent or parent.startswith("«") or label.startswith(f"{parent} ")
+        return label if inside else f"{parent} {label}"
+    if kind in _ENGLISH or g.is_section(label) or "-" in label or shapes.is_shaped_id(label):
+        return label  # «§3.1.1», «PR.AC-4», «AC-2(1)», «01.a» carry their whole address
     return _join(parent, label, kind)
 
 
@@ -367,7 +385,7 @@ def _enhancement(text: str, stack: list[numbering.Open]) -> tuple[float, str] | 
 
 
 def _join(parent: str, label: str, kind: str) -> str:
-    if kind in _ENGLISH or g.is_section(label) or "(" in label:
+    if kind in _ENGLISH or g.is_section(label) or "(" in label or shapes.is_shaped_id(label):
         return label
     point = g.point_id("")
     if kind == "order" and label.startswith(point) and (at := parent.find(point)) >= 0:

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from docshelf.law import shapes
+
 BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown block: lines up to a blank line
 # A printed contents line («1.1 Scope ........ 3»): its number is the contents', not a label of the text.
 CONTENTS_LINE = re.compile(r"(?:\.\s?){4,}\s*[\divxlc]*\s*$|…{2,}", re.IGNORECASE)
@@ -95,6 +97,7 @@ class Label:
     parent: str = ""
     glued: bool = False  # printed without a space before its first word («2.1.Провести»)
     length: int = 0  # characters of the block the label takes, the space after it included
+    container: str = ""  # a label read by its shape: the label it nests under («T1059» for «T1059.001»)
 
     @property
     def first(self) -> bool:
@@ -111,7 +114,7 @@ _WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d
 # «Safeguard 1.2», «CIS Control 3:», «Шаг 2.», «Этап 3 —»; cited as printed, «Step 2». Not the grammar's named
 # kinds (Article, Статья, Appendix …) nor a caption or a page line (Table 1, Рисунок 2, Page 3, Version 2).
 _NAMED = re.compile(
-    r"^((?:[A-Z]{2,6} )?[A-ZА-ЯЁ][a-zа-яё]{2,15}|[A-ZА-ЯЁ]{3,15}) (\d{1,3}(?:\.\d{1,3}){0,2})"
+    r"^((?:[A-Z]{2,6} )?[A-ZА-ЯЁ][a-zа-яё]{2,15}|[A-ZА-ЯЁ]{2,15}) (\d{1,3}(?:\.\d{1,3}){0,2})"
     r"(?=[:.]?(?:\s+[A-ZА-ЯЁ«\"(]|\s*$)|\s+[—–-]\s)"
 )
 _NOT_NAMED = frozenset(
@@ -120,7 +123,8 @@ _NOT_NAMED = frozenset(
     "статья глава раздел подраздел часть приложение пункт подпункт абзац таблица рисунок рис страница стр "
     "примечание пример версия редакция издание том выпуск форма".split()
 )
-NAMED_STYLE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)? n(?:\.n)*")  # «step n», «cis control n», «safeguard n.n»
+# «step n», «cis control n», «safeguard n.n»; «sr n.n re n»: a label printed after its parent's («SR 1.1 RE 1»)
+NAMED_STYLE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)? n(?:\.n)*(?: [^\W\d_]+ n(?:\.n)*)?")
 _ID_DASH = re.compile(r"^((?:[A-Z]{1,6}\.)*[A-Z]{1,6})-(\d{1,3})(?:\s?\((\d{1,3})\))?(?=[\s:.,]|$)")
 _LETTERS_NUMBERED = re.compile(r"^([A-Z]{1,3}\d{1,2})\.(\d{1,3})(?=[\s:]|$)")
 _ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
@@ -137,7 +141,28 @@ _FOOTNOTE = re.compile(r"^<(\d{1,3})>" + _AFTER)
 
 
 def read_label(text: str) -> list[Label]:
-    """The readings of the label ``text`` starts with, most likely first; [] when it starts with none."""
+    """The readings of the label ``text`` starts with, most likely first; [] when it starts with none.
+
+    The family readers come first; a label they read only a part of («APP.1.1» of «APP.1.1.A3») or none of
+    («T1059.001», «AC.L2-3.1.3», «01.a», «Q3.») is read by its shape (:mod:`law.shapes`)."""
+    out = _family_label(text)
+    shape = shapes.read_shape(text)
+    if shape is not None and (not out or len(out[0].text.rstrip(".:)")) < len(shape.atom)):
+        return [
+            Label(
+                shape.printed,
+                shape.style,
+                shape.value,
+                shape.atom,
+                shape.series,
+                length=shape.length,
+                container=shape.container,
+            )
+        ]
+    return out
+
+
+def _family_label(text: str) -> list[Label]:
     out: list[Label] = []
     if m := _PAREN.match(text):
         out.extend(_value_readings(m.group(1), "({})", m.group(0), m.end()))
@@ -152,7 +177,24 @@ def read_label(text: str) -> list[Label]:
         parts = number.split(".")
         parent = f"{word} {'.'.join(parts[:-1])}" if len(parts) > 1 else ""
         style = f"{word.casefold()} " + ".".join("n" for _ in parts)
-        out.append(Label(m.group(0), style, int(parts[-1]), f"{word} {number}", parent, length=m.end()))
+        rest = text[m.end() :]
+        inner = _NAMED.match(rest.lstrip(" ")) if rest.startswith(" ") else None
+        if (
+            inner
+            and inner.group(1).casefold() not in _NOT_NAMED
+            and inner.group(1) != word
+            and " " not in inner.group(1)
+        ):
+            # «SR 1.1 RE 1 Unique identification»: a label printed after its parent's, the parent's path kept
+            at = m.end() + len(rest) - len(rest.lstrip(" ")) + inner.end()
+            inner_parts = inner.group(2).split(".")
+            outer = f"{word} {number}"
+            parent = f"{outer} {inner.group(1)} {'.'.join(inner_parts[:-1])}" if len(inner_parts) > 1 else outer
+            style += f" {inner.group(1).casefold()} " + ".".join("n" for _ in inner_parts)
+            atom = f"{outer} {inner.group(1)} {inner.group(2)}"
+            out.append(Label(text[:at], style, int(inner_parts[-1]), atom, parent, length=at))
+        else:
+            out.append(Label(m.group(0), style, int(parts[-1]), f"{word} {number}", parent, length=m.end()))
     elif m := _ID_DASH.match(text):
         prefix, number, enhancement = m.group(1), m.group(2), m.group(3)
         base = f"{prefix}-{number}"
@@ -216,6 +258,7 @@ def opens_item(line: str) -> bool:
         if (
             "-" in label.style
             or re.fullmatch(r"[XЯ]+n\.n", label.style)
+            or (label.style.startswith(shapes.GENERIC) and any(ch.isalpha() for ch in label.atom))
             or (NAMED_STYLE.fullmatch(label.style) and closed)
         ):
             return True
@@ -316,6 +359,8 @@ class Outline:
                 self.known.add(f"1.#{entry.label.value}")  # a numbered paragraph the next section may go on from
 
     def _depth(self, label: Label, ahead: list[list[Label]]) -> float | None:
+        if label.style.startswith(shapes.GENERIC):
+            return self._shape_depth(label, ahead)
         if _EXPLICIT.fullmatch(label.style):
             explicit = self._explicit(label)
             if explicit is not None or label.style == "ID-n(n)":
@@ -333,6 +378,30 @@ class Outline:
         if label.first or (_follows(label, ahead) and label.style != "n"):
             # A list opens, or a new series at a level the style already holds (PR.DS-1 after PR.AC-7;
             # «(a)» again after «(1)» of «(b)»: a style keeps its level, it does not nest in itself).
+            return self._level_of(label.style)
+        return None
+
+    def _shape_depth(self, label: Label, ahead: list[list[Label]]) -> float | None:
+        """A label read by its shape is a label only by evidence: it succeeds the open label of its series
+        («T1059.002» after «T1059.001»; «AC.L2-3.1.3» after «AC.L1-3.1.2», a level in the id changing), nests
+        under its container open here or placed before («T1059.001» under «T1059»), goes on from its
+        predecessor placed in an earlier section, or the section prints its successor or a label it contains."""
+        for o in reversed(self.stack):
+            top = o.label
+            if (
+                top is not None
+                and top.style == label.style
+                and label.value == top.value + 1
+                and shapes.near_series(top.parent, label.parent)
+            ):
+                return o.depth
+            if label.container and _names(o, label.container):
+                return o.depth + 1
+        if shapes.neighbour(label.parent, label.style, label.value - 1) in self.known:
+            return self._level_of(label.style)
+        if label.container and label.container in self.known:
+            return self._below()
+        if _follows(label, ahead) or any(r.container == label.atom for rs in ahead for r in rs):
             return self._level_of(label.style)
         return None
 
@@ -359,6 +428,13 @@ class Outline:
 _EXPLICIT = re.compile(r"ID-n\(n\)|(?:[XЯ]+\.)?n(?:\.n)+|[XЯ]+\.n")  # styles whose label names its parent
 
 
+def _names(entry: Open, label: str) -> bool:
+    """Whether an open clause is the one ``label`` names: its own label, or its id's last word («§01»)."""
+    if entry.label is not None:
+        return full_label(entry.label) == label
+    return entry.id.split()[-1].removeprefix("§") == label if entry.id else False
+
+
 def full_label(label: Label) -> str:
     """The label's full name: «6.1.1», «PR.AC-4», «AC-2 (1)» as «AC-2(1)»."""
     if label.style == "ID-n(n)":
@@ -377,6 +453,11 @@ def successor(label: Label) -> Label | None:
     """The label that follows ``label`` in its series, as it would be printed («(b)» after «(a)»)."""
     value = label.value + 1
     style = label.style
+    if style.startswith(shapes.GENERIC):
+        if not (atom := shapes.neighbour(label.parent, style, value)):
+            return None
+        printed = atom + label.text[len(label.atom) :]
+        return Label(printed, style, value, atom, label.parent, length=len(printed) + 1, container=label.container)
     if _EXPLICIT.fullmatch(style) and style != "ID-n(n)" and label.parent:
         atom = f"{label.parent}.{value}"
         printed = atom + ("." if label.text.endswith(".") else "")
@@ -446,7 +527,8 @@ def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
     at, label = first.length, first
     # A numbered requirement run into the one before starts a sentence («… integrity. 3.4.3 Track …»); a
     # bare mention («as in 3.4.3 for») does not.
-    before = _BEFORE_RUN_IN[_SENTENCE_START if _EXPLICIT.fullmatch(first.style) else r"(?<=\s)"]
+    explicit = _EXPLICIT.fullmatch(first.style) or first.style.startswith(shapes.GENERIC)
+    before = _BEFORE_RUN_IN[_SENTENCE_START if explicit else r"(?<=\s)"]
     while (nxt := successor(label)) is not None:
         found = _find_run_in(text, nxt.text, before, at)
         if found is None:
@@ -462,7 +544,7 @@ def run_in(text: str, first: Label) -> list[tuple[int, Label]]:
 _KIND_WORDS = re.compile(
     r"(?i)(?<![\w.])(?:§+|sections?|sect?\.|ss?\.|clauses?|items?|paragraphs?|para\.|points?|subparagraphs?|"
     r"requirements?|controls?|enhancements?|subcategor(?:y|ies)|categor(?:y|ies)|tasks?|practices?|criteri(?:on|a)|"
-    r"п\.|пп\.|подп\.|пункт[а-я]*|подпункт[а-я]*|no\.|№)(?![\w])"
+    r"п\.|пп\.|подп\.|пункт[а-я]*|подпункт[а-я]*|no\.|№|(?:sub-?)?techniques?|objectives?|measures?|мер[аеуы])(?![\w])"
 )
 _STATEMENT = re.compile(r"([a-z]{1,4}-\d{1,3})([a-z](?:\.\d{1,3})*)")
 _ATOM = re.compile(r"\((\w{1,4})\)|([A-Za-zА-Яа-яЁё0-9]+(?:[.\-][A-Za-zА-Яа-яЁё0-9]+)*)")

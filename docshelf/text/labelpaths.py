@@ -249,11 +249,15 @@ def _flat(key: tuple[str, ...]) -> tuple[str, ...]:
 def _inside_named(
     clauses: list[tuple[SectionMeta, Clause, tuple[str, ...]]], want: tuple[str, ...]
 ) -> tuple[list[Place], list[str]]:
-    """«§2.4 Task 2-4», «Appendix F AC-2»: a label that carries its whole address, named with the clause
-    it is in. The place when the inner label is one clause and its span lies inside the outer one's."""
+    """«§2.4 Task 2-4», «Appendix F AC-2», «R1 Part 1.1»: a label that carries its whole address, named with the
+    clause it is in. The place when the inner label is one clause and its span lies inside the outer one's."""
+    heads = {key[0] for _s, _c, key in clauses if key}
     for k in range(1, len(want)):
         outer = [(s, c) for s, c, key in clauses if key == want[:k]]
-        inner = [(s, c) for s, c, key in clauses if key == want[k:]]
+        # «R1 Part 1.1» (a standard's requirement and its part «1.1.»): a part word the document names no clause
+        # with only says what the inner label is
+        tail = want[k + 1 :] if want[k] in numbering.PART_WORDS and want[k] not in heads else want[k:]
+        inner = [(s, c) for s, c, key in clauses if key == tail]
         if len(outer) == 1 and len({c.id for _s, c in inner}) == 1:
             (o_sec, o), places = outer[0], inner
             inside = [(s, c) for s, c in places if s.path == o_sec.path and o.start <= c.start and c.end <= o.end]
