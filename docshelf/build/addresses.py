@@ -27,8 +27,8 @@ from docshelf.law.numbering import (
     full_label,
     predecessor,
 )
-from docshelf.law.shapes import GENERIC
-from docshelf.law.tablerows import ROW_WORDS, row_point
+from docshelf.law.shapes import GENERIC, near_series
+from docshelf.law.tablerows import ROW_WORDS, is_series, row_point
 from docshelf.records import SectionMeta
 
 _SHOWN = 5
@@ -53,6 +53,11 @@ def _table_points(table: str, at: int, record: SectionMeta, placed: set[tuple[st
     a clause starts in its row, or the point is a clause elsewhere (a mapping table restating it). Ids of a
     series («| AC-1 | Access Control Policy | NFO |») are another document's in a mapping table: not counted."""
     out: list[tuple[bool, str]] = []
+    shaped = [(row, label) for row in re.finditer(r"[^\n]+", table) if (label := _shaped_row(row.group(0)))]
+    for row, label in shaped:  # a catalogue of ids no family rule names: «| AC.L2-3.1.3 | Control the flow … |»
+        if any(_neighbours(label, other) for _r, other in shaped):
+            a, b = at + row.start(), at + row.end()
+            out.append((any(a <= c.start < b for c in record.clauses), row.group(0).strip("| ")))
     for row in re.finditer(r"[^\n]+", table):
         point = row_point(row.group(0), read=block_labels)
         if point is None or len(point[1].split()) < ROW_WORDS:
@@ -63,6 +68,20 @@ def _table_points(table: str, at: int, record: SectionMeta, placed: set[tuple[st
         if ok or _own_letter(label.atom, record, at):
             out.append((ok, row.group(0).strip("| ")))
     return out
+
+
+def _shaped_row(row: str) -> Label | None:
+    """The id a table row opens with when it is read by its shape and the row states something after it."""
+    cells = [c.strip() for c in row.strip("|").split("|") if c.strip()]
+    label = next((x for x in block_labels(cells[0]) if is_series(x)), None) if cells else None
+    if label is None or not label.style.startswith(GENERIC):
+        return None
+    words = [w for w in " ".join(cells[1:]).split() if any(ch.islower() for ch in w)]
+    return label if len(words) >= ROW_WORDS else None
+
+
+def _neighbours(a: Label, b: Label) -> bool:
+    return a.style == b.style and abs(a.value - b.value) == 1 and near_series(a.parent, b.parent)
 
 
 def _own_letter(atom: str, record: SectionMeta, at: int) -> bool:
@@ -156,15 +175,21 @@ class _ShapedSeries:
 
     def __init__(self, labels: Sequence[Label]) -> None:
         shaped = [x for x in labels if x.style.startswith(GENERIC)]
-        self.series = {(x.style, x.parent, x.value) for x in shaped}
+        self.series: dict[tuple[str, int], set[str]] = {}  # (style, value) → the series printing it
+        for x in shaped:
+            self.series.setdefault((x.style, x.value), set()).add(x.parent)
         self.atoms = {x.atom for x in shaped}
         self.containers = {x.container for x in shaped if x.container}
 
     def evidenced(self, label: Label) -> bool:
         if not label.style.startswith(GENERIC):
             return True
-        near = {(label.style, label.parent, label.value + d) for d in (-1, 1)}
-        return bool(near & self.series) or label.atom in self.containers or label.container in self.atoms
+        near = (p for d in (-1, 1) for p in self.series.get((label.style, label.value + d), ()))
+        return (
+            any(near_series(p, label.parent) for p in near)
+            or label.atom in self.containers
+            or (label.container in self.atoms)
+        )
 
 
 def _stray_label(readings: Sequence[Label], letters: dict[str, set[int]], before: str) -> bool:

@@ -274,7 +274,7 @@ _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from
 
 def _standalone(label: str) -> bool:
     """An id that carries its whole address («PR.AC-4», «AC-1», «PO.1.1», «T1059.001»), not a point or an item."""
-    return ("-" in label and not label.startswith(("(", _ITEM))) or shapes.is_shaped_id(label)
+    return ("-" in label and not label.startswith(("(", _ITEM))) or numbering.shaped_id(label)
 
 
 def _readings(block: str) -> list[numbering.Label]:
@@ -348,7 +348,7 @@ def _join_generic(parent: str, label: str, kind: str) -> str:
         # printed with its parent's label
         inside = not parent or parent.startswith("«") or label.startswith(f"{parent} ")
         return label if inside else f"{parent} {label}"
-    if kind in _ENGLISH or g.is_section(label) or "-" in label or shapes.is_shaped_id(label):
+    if kind in _ENGLISH or g.is_section(label) or "-" in label or numbering.shaped_id(label):
         return label  # «§3.1.1», «PR.AC-4», «AC-2(1)», «01.a» carry their whole address
     return _join(parent, label, kind)
 
@@ -385,7 +385,7 @@ def _enhancement(text: str, stack: list[numbering.Open]) -> tuple[float, str] | 
 
 
 def _join(parent: str, label: str, kind: str) -> str:
-    if kind in _ENGLISH or g.is_section(label) or "(" in label or shapes.is_shaped_id(label):
+    if kind in _ENGLISH or g.is_section(label) or "(" in label or numbering.shaped_id(label):
         return label
     point = g.point_id("")
     if kind == "order" and label.startswith(point) and (at := parent.find(point)) >= 0:

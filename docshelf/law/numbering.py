@@ -162,6 +162,14 @@ def read_label(text: str) -> list[Label]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)  # asked for each clause id the build joins
+def shaped_id(clause_id: str) -> bool:
+    """Whether a clause id is a label read by its shape, cited as printed («T1059.001», «Q3», «01.a»), and not
+    one a family reader names («УПД.1», «PR.AC-4»)."""
+    labels = read_label(clause_id)
+    return bool(labels) and labels[0].style.startswith(shapes.GENERIC) and labels[0].atom == clause_id
+
+
 def _family_label(text: str) -> list[Label]:
     out: list[Label] = []
     if m := _PAREN.match(text):
@@ -604,5 +612,6 @@ __all__ = [
     "read_label",
     "roman_value",
     "run_in",
+    "shaped_id",
     "trim_end",
 ]

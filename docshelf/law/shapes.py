@@ -94,12 +94,6 @@ def near_series(a: str, b: str) -> bool:
     return len(a) == len(b) and len(diff) == 1 and diff[0][0].isdigit() and diff[0][1].isdigit()
 
 
-def is_shaped_id(clause_id: str) -> bool:
-    """Whether a clause id is a label read by its shape and cited as printed («T1059.001», «Q3», «01.a»)."""
-    shape = read_shape(clause_id)
-    return shape is not None and shape.atom == clause_id
-
-
 def _container(series: str) -> str:
     """The label a series nests under: «T1059.» → «T1059», «APP.1.1.A» → «APP.1.1», «Q» → ""."""
     if series[-1] in ".-:":
@@ -117,4 +111,4 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+", "n", out)
 
 
-__all__ = ["GENERIC", "Shape", "is_shaped_id", "near_series", "neighbour", "read_shape"]
+__all__ = ["GENERIC", "Shape", "near_series", "neighbour", "read_shape"]

@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 
 from docshelf.law import grammar as g
-from docshelf.law import numbering
+from docshelf.law import numbering, shapes
+from docshelf.law.shapes import GENERIC
 from docshelf.records import Clause
 
 
@@ -24,15 +25,18 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
     for row in re.finditer(r"[^\n]+", table):
         if any(_TITLED_ID.match(c.strip()) for c in row.group(0).split("|")):
             stops.append(start + row.start())
-        for m in re.finditer(r"[^|]+", row.group(0)):
+        for k, m in enumerate(c for c in re.finditer(r"[^|]+", row.group(0)) if c.group(0).strip()):
             cell = m.group(0).strip()
-            labels = [r for r in numbering.read_label(cell) if _SERIES.match(r.style)]
+            labels = [r for r in numbering.read_label(cell) if is_series(r)]
             if labels and (not stops or stops[-1] != start + row.start()):
                 stops.append(start + row.start())
             # The id's own row says what it is («PR.AC-4: Access permissions are managed …»); a cell
             # holding only an id («AC-2») or a list of them («CA-1, CA-6, PM-10; SP 800-37» in a mapping
-            # table) refers to them and is no clause of its own.
-            if labels and len(_statement_words(cell[labels[0].length :])) < ROW_WORDS:
+            # table) refers to them and is no clause of its own. A catalogue of ids no family rule names prints
+            # the id in its first cell and the statement in the next («| AC.L2-3.1.3 | Control the flow … |»).
+            shaped = k == 0 and bool(labels) and labels[0].style.startswith(GENERIC)
+            catalogue = shaped and len(_statement_words(row.group(0)[m.end() :])) >= ROW_WORDS
+            if labels and len(_statement_words(cell[labels[0].length :])) < ROW_WORDS and not catalogue:
                 break
             if labels:  # from its own cell on: a group's cell before it («… (PO.1): Ensure …») is the group's
                 at = start + row.start() + m.start() + len(m.group(0)) - len(m.group(0).lstrip())
@@ -46,7 +50,9 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
         cid = numbering.full_label(label)
         # The series may have begun in a table before (a table carried over to the next page or column).
         before = re.sub(r"\d+$", str(label.value - 1), cid) if cid.endswith(str(label.value)) else ""
-        follows = label.first or near & series or before in taken
+        if label.style.startswith(GENERIC):
+            before = shapes.neighbour(label.parent, label.style, label.value - 1)
+        follows = label.first or near & series or before in taken or _near_shaped(label, found)
         if cid not in taken and row_start not in rows and follows:
             taken.add(cid)
             out.append(Clause(cid, a, b))
@@ -57,6 +63,15 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
 # A cell that names a group by its title and id: «Prepare the Organization (PO)», «Define Security
 # Requirements for Software Development (PO.1): Ensure that …».
 _TITLED_ID = re.compile(rf"^[A-Z][^()|:]{{2,120}}?\s{g.BRACKETED_ID}(?=:|\s*$)")
+
+
+def _near_shaped(label: numbering.Label, found: list[tuple[numbering.Label, int, int]]) -> bool:
+    """A label read by its shape whose neighbour the table prints, a level in the id changing between them
+    («AC.L1-3.1.2», «AC.L2-3.1.3»)."""
+    return label.style.startswith(GENERIC) and any(
+        x.style == label.style and abs(x.value - label.value) == 1 and shapes.near_series(x.parent, label.parent)
+        for x, _a, _b in found
+    )
 
 
 def _titled_ids(table: str, start: int, taken: set[str], ids: set[str]) -> list[Clause]:
@@ -155,3 +170,11 @@ def row_point(
 POINT_STYLE = re.compile(r"[XЯ]\.n(?:\.n)*|n(?:\.n)+")  # «3.4.3», «A.5.1.1», «А.2»: not a bare «1»
 ROW_WORDS = 3  # words after a row's id that make the row its statement
 _SERIES = re.compile(r"[XЯ]{2,}[.-]|[XЯ]+(?:\.[XЯ]+)*-n")  # «PR.AC-n», «PO.n.n», «AC-n»: ids, not list numbers
+
+
+def is_series(label: numbering.Label) -> bool:
+    """A label of an id series: a family's («PR.AC-4», «PO.1.1», «AC-2») or one read by its shape with a letter
+    in it («AC.L2-3.1.3», «T1059.001»), not a list number."""
+    return bool(_SERIES.match(label.style)) or (
+        label.style.startswith(GENERIC) and any(ch.isalpha() for ch in label.atom)
+    )
