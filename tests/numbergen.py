@@ -284,7 +284,7 @@ def schemes() -> list[Scheme]:
     bsi += [(0, "SYS.1.1 General Server", "SYS.1.1")] + [
         (1, f"SYS.1.1.A{k}", f"requirement SYS.1.1.A{k}") for k in (1, 2)
     ]
-    iec = [(0, "5 FR 1 – Identification and authentication control", ""), (1, "SR 1.1", "SR 1.1")]
+    iec = [(0, "1 Identification and authentication control", ""), (1, "SR 1.1", "SR 1.1")]
     iec += [(2, "SR 1.1 RE 1", "SR 1.1 RE 1"), (2, "SR 1.1 RE 2", "SR 1.1 RE 2"), (1, "SR 1.2", "SR 1.2")]
     iec += [(1, "SR 1.3", "SR 1.3")]
     nerc = [(0, "B. Requirements and Measures", ""), (1, "R1.", "R1"), (2, "1.1.", "R1 Part 1.1")]
@@ -405,7 +405,10 @@ def write_docx(scheme: Scheme, path: Path) -> Path:
     return path
 
 
-_DISPLAY_HEADINGS = frozenset({"manual-steps", "worded-steps", "worded-principles", "worded-stages", "trust-criteria"})
+_DISPLAY_HEADINGS = frozenset(
+    {"manual-steps", "worded-steps", "worded-principles", "worded-stages", "trust-criteria", "shape-levels"}
+    | {"shape-modules", "shape-requirements", "shape-categories"}
+)
 _COLUMN_GUTTER = 24.0
 _COLUMN_HEIGHT = 260.0  # points of a column: a scheme of a dozen blocks fills more than one
 

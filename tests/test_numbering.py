@@ -181,3 +181,55 @@ def test_a_number_glued_to_a_name_in_capitals_with_dots_is_no_label() -> None:
     assert block_labels("22.0.2.10.IN-ADDR.ARPA. PTR MILNET-GW.ISI.EDU.") == []
     assert [(x.atom, x.glued) for x in block_labels("2.1.Провести приёмку работ.")] == [("2.1", True)]
     assert [(x.atom, x.glued) for x in block_labels("1.ПРЕДМЕТ ДОГОВОРА")] == [("1", True)]
+
+
+def test_a_label_no_family_rule_names_is_read_by_its_shape() -> None:
+    """The last part of a label is its value, what comes before its series, and the label it nests under is
+    its container; the style makes labels of one series comparable whatever their letters."""
+    spelled = {
+        "T1059.001 PowerShell": ("T1059.001", 1, "T1059.", "T1059"),
+        "T1059 Command": ("T1059", 1059, "T", ""),
+        "AC.L2-3.1.3 Control the flow": ("AC.L2-3.1.3", 3, "AC.L2-3.1.", "AC.L2-3.1"),
+        "APP.1.1.A3 Use": ("APP.1.1.A3", 3, "APP.1.1.A", "APP.1.1"),  # not «APP.1.1» glued to «A3»
+        "MASVS-STORAGE-1 The app": ("MASVS-STORAGE-1", 1, "MASVS-STORAGE-", "MASVS-STORAGE"),
+        "01.b Registration": ("01.b", 2, "01.", "01"),
+        "Q3. What is": ("Q3", 3, "Q", ""),
+        "1-2 The handbook": ("1-2", 2, "1-", "1"),
+        "М-01 Мера": ("М-01", 1, "М-", "М"),
+        "A02:2021 – Cryptographic Failures": ("A02:2021", 2, "A", ""),
+    }
+    for text, (atom, value, series, container) in spelled.items():
+        first = read_label(text)[0]
+        assert first.style.startswith("~"), text
+        assert (first.atom, first.value, first.parent, first.container) == (atom, value, series, container), text
+    # Siblings share a style; a padded number keeps its width in the successor.
+    assert read_label("T1059.002 X")[0].style == read_label("T1204.001 X")[0].style
+    from docshelf.law.numbering import successor
+
+    assert successor(read_label("T1059.009 X")[0]).atom == "T1059.010"  # type: ignore[union-attr]
+    assert successor(read_label("01.a X")[0]).atom == "01.b"  # type: ignore[union-attr]
+    # A date, a time, a year, a bare or dotted number and a word are no shape; a family reader keeps its own.
+    for text in ("12.05.2023 Приказ", "10:30 The meeting", "2023 The year", "1.1 Scope", "ISO 27001 Scope"):
+        assert all(not r.style.startswith("~") for r in read_label(text)), text
+    assert [r.style for r in read_label("PR.AC-4: Access")] == ["XX.XX-n"]
+    assert [r.style for r in read_label("УПД.1 Управление")] == ["ЯЯЯ.n"]
+
+
+def test_a_shape_is_a_clause_only_by_the_evidence_of_a_numbering() -> None:
+    """«IPv4 Addresses» over a paragraph, «COVID-19 Pandemic …» or «SHA-256 Hashes …» opening one succeed
+    nothing and nest nothing: no clause, and the address measure does not count them as labels it lost; a
+    lone «T1059.001» under «T1059 …» nests in its container, a lone «Q1.» is nothing."""
+    from docshelf.build.addresses import printed_labels
+    from docshelf.law.clauses import section_clauses
+    from docshelf.records import SectionMeta
+
+    plain = (
+        "## IPv4 Addresses\n\nAddresses are assigned by the operator.\n\n"
+        "COVID-19 Pandemic measures were introduced in many places.\n\nSHA-256 Hashes are kept for each file.\n\n"
+        "Q1. Who keeps the journal of the operator?\n"
+    )
+    assert [c.id for c in section_clauses(plain, "", english=True)] == []
+    record = SectionMeta("docs/m/001.md", "Notes")
+    assert printed_labels([record], {record.path: plain})["printed"] == 0
+    nested = "## T1059 Command and Scripting Interpreter\n\nText.\n\nT1059.001 PowerShell is abused.\n"
+    assert [c.id for c in section_clauses(nested, "", english=True)] == ["T1059", "T1059.001"]

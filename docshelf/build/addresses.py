@@ -168,13 +168,22 @@ def _read_blocks(text: str) -> list[tuple[re.Match[str], list[Label]]]:
     return [(m, block_labels(_HEADING.sub("", m.group(0)))) for m in BLOCK.finditer(text)]
 
 
+def _id_like(style: str) -> bool:
+    """A label of an id series, read by its shape («T1059.001») or a family's «AC-2»: a numbering only where
+    the document prints its neighbours (a lone «COVID-19 Pandemic …» or «SHA-256 hashes …» is none)."""
+    return style.startswith(GENERIC) or _ID_DASH_STYLE.fullmatch(style) is not None
+
+
+_ID_DASH_STYLE = re.compile(r"[XЯ]+(?:\.[XЯ]+)*-n")
+
+
 class _ShapedSeries:
-    """The labels read by their shape (:mod:`law.shapes`) that a document prints at block starts, and which of
-    them are a numbering: a neighbour in its series printed too, or nesting printed either way («T1059» over
-    «T1059.001»). «IPv4 Addresses», «COVID-19 Pandemic» as a heading are no label."""
+    """The id labels (:func:`_id_like`) that a document prints at block starts, and which of them are a
+    numbering: a neighbour in its series printed too, or nesting printed either way («T1059» over «T1059.001»).
+    «IPv4 Addresses», «COVID-19 Pandemic» over a paragraph are no label."""
 
     def __init__(self, labels: Sequence[Label]) -> None:
-        shaped = [x for x in labels if x.style.startswith(GENERIC)]
+        shaped = [x for x in labels if _id_like(x.style)]
         self.series: dict[tuple[str, int], set[str]] = {}  # (style, value) → the series printing it
         for x in shaped:
             self.series.setdefault((x.style, x.value), set()).add(x.parent)
@@ -182,7 +191,7 @@ class _ShapedSeries:
         self.containers = {x.container for x in shaped if x.container}
 
     def evidenced(self, label: Label) -> bool:
-        if not label.style.startswith(GENERIC):
+        if not _id_like(label.style):
             return True
         near = (p for d in (-1, 1) for p in self.series.get((label.style, label.value + d), ()))
         return (

@@ -346,8 +346,10 @@ def _join_generic(parent: str, label: str, kind: str) -> str:
         # «CIS Control 1 Safeguard 1.1»; under an unnumbered heading or none, the bare «Step 1» (one
         # restarting under each heading is spelled with it at the end: _restarted_under_headings); «SR 1.1 RE 1»
         # printed with its parent's label
-        inside = not parent or parent.startswith("«") or label.startswith(f"{parent} ")
-        return label if inside else f"{parent} {label}"
+        head = label.rsplit(" ", 2)[0] if label.count(" ") >= 3 else ""  # «SR 1.1» of «SR 1.1 RE 1»
+        if head and (parent == head or parent.endswith(f" {head}")):
+            return f"{parent[: -len(head)]}{label}"
+        return label if not parent or parent.startswith("«") else f"{parent} {label}"
     if kind in _ENGLISH or g.is_section(label) or "-" in label or numbering.shaped_id(label):
         return label  # «§3.1.1», «PR.AC-4», «AC-2(1)», «01.a» carry their whole address
     return _join(parent, label, kind)

@@ -276,6 +276,11 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         rest = docnames.without(rest, name)
     if dated is not None:
         rest = _without_stated_number(root, commit, meta, ref, dated[1], rest)
+    quoted = rest.strip()
+    if quoted.startswith("«") and (by_heading := _clause_targets(meta, quoted)) and not _ambiguity(meta, by_heading):
+        # «Level 1»: a heading cited by its title in quotes is that heading's clause, whatever its words would
+        # read as in the grammar («Level» a filler, «1» a section)
+        return Resolution(meta.id, quoted, "clause", by_heading, others, [note] if note else [])
     parsed = grammar.parse_citation(rest, english=english, names=doc_parts(meta))
     problems = []
     if parsed.unread:
