@@ -123,6 +123,10 @@ def schemes() -> list[Scheme]:
         (2, "А.2.1", "прил. А п. А.2.1"),
         (0, "Приложение Б (справочное)", "прил. Б"),
         (1, "Б.1", "прил. Б п. Б.1"),
+        # a ГОСТ Р's national annex beside the adopted standard's own
+        (0, "Приложение ДА (справочное)", "прил. ДА"),
+        (1, "ДА.1", "прил. ДА п. ДА.1"),
+        (1, "ДА.2", "п. ДА.2"),
     ]
     roman = [(0, "I. Общие положения", "разд. I"), (1, "1.", "разд. I п. 1"), (1, "2.", "разд. I п. 2")]
     roman += [(0, "II. Порядок работы", "разд. II"), (1, "3.", "разд. II п. 3"), (2, "а)", "п. 3 подп. «а»")]
@@ -296,7 +300,15 @@ def schemes() -> list[Scheme]:
     faq = [(0, "Questions", "")] + [(1, f"Q{k}.", f"Q{k}") for k in (1, 2, 3)]
     codes = [(0, "Меры защиты", "")] + [(1, f"М-{k:02d}", f"мера М-{k:02d}") for k in (1, 2, 3)]
     top10 = [(0, "The Top 10", "")] + [(1, f"A0{k}:2021 –", f"A0{k}:2021") for k in (1, 2, 3)]
+    # Labels an amendment inserted after the one of their number: an act's «(1A)» and «12A», a framework's «1.3A».
+    inserted = [(0, "PART 1 DUTIES", ""), (0, "1 Duty of care", ""), (1, "(1)", "s. 1(1)"), (1, "(1A)", "s. 1(1A)")]
+    inserted += [(1, "(2)", "section 1(2)"), (0, "1A Power to issue guidance", ""), (1, "(1)", "section 1A(1)")]
+    inserted += [(1, "(2)", "s. 1A(2)"), (0, "2 Interpretation", ""), (1, "", "s. 2")]
+    advisory = [(0, "1 Restrict Internet Access", ""), (1, "1.1", "1.1"), (1, "1.2", "control 1.2")]
+    advisory += [(1, "1.3A", "1.3A"), (1, "1.4", "1.4"), (0, "2 Reduce Attack Surface", ""), (1, "2.1", "2.1")]
     return [
+        _scheme("inserted-sections", True, inserted),
+        _scheme("inserted-controls", True, advisory),
         _scheme("shape-techniques", True, attack),
         _scheme("shape-levels", True, cmmc),
         _scheme("shape-lettered", True, hitrust),

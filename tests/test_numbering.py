@@ -233,3 +233,19 @@ def test_a_shape_is_a_clause_only_by_the_evidence_of_a_numbering() -> None:
     assert printed_labels([record], {record.path: plain})["printed"] == 0
     nested = "## T1059 Command and Scripting Interpreter\n\nText.\n\nT1059.001 PowerShell is abused.\n"
     assert [c.id for c in section_clauses(nested, "", english=True)] == ["T1059", "T1059.001"]
+
+
+def test_a_shape_the_document_repeats_is_a_code_not_a_label() -> None:
+    """SP 800-53's «P1 LOW AC-1 MOD AC-1 HIGH AC-1» closes every control (P1, P2, P3 succeed each other, but each
+    is printed dozens of times); a state «FIN-WAIT-1» is described in every event's section: codes, no clauses.
+    «0x01» is a value."""
+    from docshelf.law.clauses import section_clauses
+    from docshelf.law.numbering import repeated_codes
+
+    control = "## AC-{n} CONTROL\n\nThe organization does {n}.\n\nP{p} LOW AC-{n} MOD AC-{n} HIGH AC-{n}\n"
+    texts = [control.format(n=n, p=1 + n % 2) for n in range(1, 7)]
+    codes = repeated_codes(texts)
+    assert codes == {"P1", "P2"}
+    for text in texts:
+        assert not any(c.id.startswith("P") for c in section_clauses(text, "", english=True, codes=codes))
+    assert read_label("0x01 Reserved value") == []

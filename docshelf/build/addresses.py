@@ -13,6 +13,7 @@ mostly lost never passes quietly. Pure: no disk, no Git.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,14 +28,15 @@ from docshelf.law.numbering import (
     full_label,
     predecessor,
 )
-from docshelf.law.shapes import GENERIC, near_series
+from docshelf.law.shapes import GENERIC, REPEATS, near_series
 from docshelf.law.tablerows import ROW_WORDS, is_series, row_point
 from docshelf.records import SectionMeta
 
 _SHOWN = 5
 _BEFORE = 3000  # characters before a letter label searched for the one that leads to it
 _SHOWN_GAPS = 20
-_POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)$")  # «§3.4.2», «п. 6.1.2», «п. А.2»
+# «§3.4.2», «п. 6.1.2», «п. А.2», «§1.3A» (inserted after 1.3: it fills the place of 1.3 in the series)
+_POINT_ID = re.compile(r"^(?:§|п\. )((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})+)[A-Z]?$")
 _GAP = 10  # a jump larger than this is a new series or a restart, not a lost label
 _ROOMY = 100  # three-digit section numbers (a CFR part's «164.502») skip numbers by design
 _HEADING = re.compile(r"^#{1,6} ")
@@ -189,10 +191,14 @@ class _ShapedSeries:
             self.series.setdefault((x.style, x.value), set()).add(x.parent)
         self.atoms = {x.atom for x in shaped}
         self.containers = {x.container for x in shaped if x.container}
+        counts = Counter(x.atom for x in shaped if x.style.startswith(GENERIC))
+        self.codes = {atom for atom, k in counts.items() if k >= REPEATS}  # as the outline: a code, no label
 
     def evidenced(self, label: Label) -> bool:
         if not _id_like(label.style):
             return True
+        if label.atom in self.codes:
+            return False
         near = (p for d in (-1, 1) for p in self.series.get((label.style, label.value + d), ()))
         return (
             any(near_series(p, label.parent) for p in near)

@@ -40,6 +40,7 @@ def section_clauses(
     title: str = "",
     part: str = "",
     headings: frozenset[str] | None = None,
+    codes: frozenset[str] = frozenset(),
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
@@ -57,7 +58,8 @@ def section_clauses(
     whose letter its tables number («| C.1 | Verify …»). ``headings``: the headings printed once in the whole
     document; an unnumbered one inside an unnumbered English section (a manual's chapter kept in one file)
     is a clause cited by its title, ««Configuring Storage»», up to the next heading of its level or above
-    (by default, the headings printed once in this text).
+    (by default, the headings printed once in this text). ``codes``: labels read by their shape that the
+    document repeats (:func:`law.numbering.repeated_codes`), which are no clauses.
     """
     kind = heading_clauses.section_kind(section_clause, english, markdown)
     titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
@@ -65,7 +67,7 @@ def section_clauses(
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
     known = set() if known is None else known
-    outline = numbering.Outline(_atom(section_clause), frozenset(known))
+    outline = numbering.Outline(_atom(section_clause), frozenset(known), codes)
     stack = outline.stack  # open clauses, outermost first
     closed: list[Clause] = []
     paragraphs = _Paragraphs()

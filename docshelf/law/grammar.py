@@ -30,10 +30,12 @@ _ORDINALS = "ПЕРВЫЙ|ВТОРОЙ|ТРЕТИЙ|ЧЕТВЕРТЫЙ|ЧЕТВ�
 ARTICLE_NUMBER = r"\d+(?:\.\d+)*(?:-\d+)?"  # «10.2-1», «15.1», «7»
 ANNEX_NUMBER = r"\d+(?:\.\d+)?"  # «Приложение N 1.2»
 # ГОСТ annexes «Приложение А (обязательное)» (no З Й О Ч Ъ Ы Ь), or a Latin letter in a translated standard
-# («Приложение C: Требования …» of ASVS in Russian, «прил. A» of an ISO/IEC standard)
-ANNEX_LETTER = r"(?-i:[А-ЕЖИК-НП-УФ-ЩЭ-ЯA-HJ-Z])(?![\w-])"
+# («Приложение C: Требования …» of ASVS in Russian, «прил. A» of an ISO/IEC standard); a ГОСТ Р's national
+# annex «Приложение ДА», «ДБ» beside the annexes of the international text it adopts
+ANNEX_LETTER = r"(?-i:Д[А-ЕЖИК-НП-УФ-ЩЭ-Я]|[А-ЕЖИК-НП-УФ-ЩЭ-ЯA-HJ-Z])(?![\w-])"
 DECIMAL = r"\d+(?:\.\d+)*"  # «29.3.2», «4.2.1»
-SECTION_NUMBER = r"(?:[A-Z]\.)?\d+(?:\.\d+)*"  # RFC and standard sections, appendix subsections «A.1»
+# RFC and standard sections, appendix subsections «A.1»; a section inserted by an amendment «12A», «1.3A»
+SECTION_NUMBER = r"(?:[A-Z]\.)?\d+(?:\.\d+)*(?:[A-Z](?![\w.\-]))?"
 
 # ---------------------------------------------------------------------------------------------------
 # Headings: kinds of heading lines, in the order they are tried; ``rank`` orders levels (smaller = higher).
@@ -108,7 +110,13 @@ HEADINGS: tuple[HeadingKind, ...] = (
     # An English act's article (EU regulations, agreements): «Article 6» on its line, the title on the next
     # or after it in capitals; not a sentence that opens with it («Article 10 shall apply …»).
     HeadingKind("article", 40, EN_ARTICLE_HEADING, "Article"),
-    HeadingKind("num", 50, re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w"), "п."),
+    # «1.2 Scope», «А.1 Общие», «12A Power to issue guidance» (a section an amendment inserted after 12)
+    HeadingKind(
+        "num",
+        50,
+        re.compile(r"^((?:[A-ZА-Я]\.)?\d{1,3}(?:\.\d{1,3})*(?:[A-Z](?=\s))?)\.?\s+[«\"(]?(?=\S*[^\W\d_])\w"),
+        "п.",
+    ),
     # A paragraph heading of a notice or a directive, set in bold: «(a) Comments Due Date» … «(q) Related
     # Information» (a Federal Register AD), cited «(h)(6)»; only bold, short and in a run (``build.structure``).
     HeadingKind("lettered", 55, re.compile(r"^\(([a-z])\)\s+[A-Z][^.;:]{2,140}$"), ""),

@@ -22,6 +22,8 @@ Pure: regular expressions and small functions, no I/O.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -106,7 +108,8 @@ class Label:
 
 # Letters and numbers a label may be made of; what follows it: a space, the end, or (glued) a capital.
 _AFTER = r"(?=\s|$)"
-_PAREN = re.compile(r"^\((\d{1,3}|[a-z]{1,2}|[A-Z]|[ivx]{2,5}|[а-я])\)(?=\s|$|[A-ZА-ЯЁ«\"“‘'(])")
+# «(1A)», «(2a)»: a label inserted after «(1)» by an amendment, numbered as its base and a letter
+_PAREN = re.compile(r"^\((\d{1,3}[A-Za-z]?|[a-z]{1,2}|[A-Z]|[ivx]{2,5}|[а-я])\)(?=\s|$|[A-ZА-ЯЁ«\"“‘'(])")
 _RPAREN = re.compile(r"^(\d{1,3}|[a-z]|[а-я]|[ivx]{2,5})\)" + _AFTER)
 # A named kind and its id: «TASK P-1», «Task M-3», «Step 2-1» (NIST RMF tasks), cited «Task P-1».
 _WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d{1,2})-(\d{1,3})(?=[\s:.,]|$)")
@@ -135,6 +138,7 @@ _DOTTED = re.compile(
     # «3.1 автоматизированная система; АС: Система …», «3.2 access control: means …» (not «3.5 мм толщина»)
     r"|\s+[a-zа-яё][^.:;\n]{0,80}?(?:[;,][^.:\n]{0,40})?(?::\s|\s[—–]\s))"
 )
+_INSERTED = re.compile(r"[A-Z](?=\s+[A-Z])")  # one capital after a number, then a title: an inserted label
 _SINGLE_DOT = re.compile(r"^(\d{1,3}|[a-zA-Zа-яА-Я]|[IVXivx]{2,5})\.(?=\s|[A-ZА-ЯЁ])")
 _BARE = re.compile(r"^(\d{1,2})\s+(?=[A-ZА-ЯЁ][a-zа-яё])")
 _FOOTNOTE = re.compile(r"^<(\d{1,3})>" + _AFTER)
@@ -226,9 +230,12 @@ def _family_label(text: str) -> list[Label]:
         numbers, dot = m.group(1), m.group(2)
         parts = numbers.split(".")
         glued = text[m.end() : m.end() + 1].isalpha()
+        style = ".".join("n" for _ in parts)
+        if not dot and _INSERTED.match(text, m.end()):  # «1.3A Virtualisation …»: inserted after «1.3»
+            atom = numbers + text[m.end()]
+            return [Label(atom, style, int(parts[-1]), atom, ".".join(parts[:-1]), length=m.end() + 1)]
         if glued and (not dot or _name_after(text, m.end())):
             return []  # «6.1Текст» is a figure run into a word, «0.2.10.IN-ADDR.ARPA.» a name, not a label
-        style = ".".join("n" for _ in parts)
         out.append(Label(numbers + dot, style, int(parts[-1]), numbers, ".".join(parts[:-1]), glued, m.end()))
     elif m := _SINGLE_DOT.match(text):
         glued = text[m.end() : m.end() + 1].isalpha()
@@ -288,6 +295,8 @@ def _shape(text: str) -> str:
 def _value_readings(value: str, frame: str, printed: str, length: int, *, glued: bool = False) -> list[Label]:
     """A one-part label's readings: a number, a letter, a roman numeral («i», «v», «x» are both)."""
     out: list[Label] = []
+    if value[:-1].isdigit() and value[-1].isalpha():  # «(1A)»: numbered as its base, after it
+        return [Label(printed.rstrip(), frame.format("1"), int(value[:-1]), value, glued=glued, length=length)]
     if value.isdigit():
         return [Label(printed.rstrip(), frame.format("1"), int(value), value, glued=glued, length=length)]
     cyrillic = value[0].casefold() in _CYR
@@ -331,10 +340,13 @@ class Outline:
     this section (heading numbers, earlier sections' labels): «6.1.1» nests under a known «6.1».
     """
 
-    def __init__(self, root: str = "", known: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, root: str = "", known: frozenset[str] = frozenset(), codes: frozenset[str] = frozenset()
+    ) -> None:
         self.stack: list[Open] = []
         self.root = root
         self.known = set(known)
+        self.codes = codes  # labels read by their shape that the document repeats: codes, not a numbering
 
     def fit(self, readings: list[Label], ahead: list[list[Label]]) -> tuple[float, Label] | None:
         """(depth, reading) of the first reading that continues the outline; None: no label here."""
@@ -379,6 +391,8 @@ class Outline:
                 continue
             if label.value == top.value + 1 or (label.value == top.value + 2 and _follows(label, ahead)):
                 return o.depth
+            if label.value == top.value and inserted(label):  # «(1A)» after «(1)» or «(1)(…)»; «(1B)» after it
+                return o.depth
         if "-" in label.style and f"{label.parent}-{label.value - 1}" in self.known:
             return self._level_of(label.style)  # a series of ids goes on from an earlier section (TASK P-3)
         if label.style == "1." and f"1.#{label.value - 1}" in self.known:
@@ -394,6 +408,8 @@ class Outline:
         («T1059.002» after «T1059.001»; «AC.L2-3.1.3» after «AC.L1-3.1.2», a level in the id changing), nests
         under its container open here or placed before («T1059.001» under «T1059»), goes on from its
         predecessor placed in an earlier section, or the section prints its successor or a label it contains."""
+        if label.atom in self.codes:
+            return None
         for o in reversed(self.stack):
             top = o.label
             if (
@@ -405,7 +421,8 @@ class Outline:
                 return o.depth
             if label.container and _names(o, label.container):
                 return o.depth + 1
-        if shapes.neighbour(label.parent, label.style, label.value - 1) in self.known:
+        before = shapes.neighbour(label.parent, label.style, label.value - 1)
+        if before and before in self.known:
             return self._level_of(label.style)
         if label.container and label.container in self.known:
             return self._below()
@@ -436,11 +453,29 @@ class Outline:
 _EXPLICIT = re.compile(r"ID-n\(n\)|(?:[XЯ]+\.)?n(?:\.n)+|[XЯ]+\.n")  # styles whose label names its parent
 
 
+def repeated_codes(texts: Iterable[str]) -> frozenset[str]:
+    """Labels read by their shape that the document prints at block starts :data:`shapes.REPEATS` times or more
+    (a heading's label too): codes it repeats, not places of a numbering."""
+    counts = Counter(
+        labels[0].atom
+        for text in texts
+        for m in BLOCK.finditer(text)
+        if (labels := read_label(m.group(0).lstrip("#").strip().replace("*", "")))
+        and labels[0].style.startswith(shapes.GENERIC)
+    )
+    return frozenset(atom for atom, k in counts.items() if k >= shapes.REPEATS)
+
+
 def _names(entry: Open, label: str) -> bool:
     """Whether an open clause is the one ``label`` names: its own label, or its id's last word («§01»)."""
     if entry.label is not None:
         return full_label(entry.label) == label
     return entry.id.split()[-1].removeprefix("§") == label if entry.id else False
+
+
+def inserted(label: Label) -> bool:
+    """A label inserted by an amendment after the one of its number: «(1A)», «1.3A», «(2a)»."""
+    return label.atom[-1:].isalpha() and label.atom[-2:-1].isdigit() and not label.style.startswith(shapes.GENERIC)
 
 
 def full_label(label: Label) -> str:
@@ -610,6 +645,7 @@ __all__ = [
     "letter_value",
     "opens_item",
     "read_label",
+    "repeated_codes",
     "roman_value",
     "run_in",
     "shaped_id",

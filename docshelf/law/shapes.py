@@ -27,6 +27,10 @@ _TOKEN = re.compile(
 _YEAR_SUFFIX = re.compile(r":(?:19|20)\d\d$")  # «A01:2021»: the edition the list is of, not its value
 _VALUE = re.compile(r"(\d{1,4})$|(?<=[.\-:])([a-zа-я])$")  # trailing digits, or one letter after a separator
 _LETTERS = "abcdefghijklmnopqrstuvwxyz", "абвгдежзиклмнопрстуфхцчшщэюя"
+_HEX = re.compile(r"(?:^|[^A-Za-z])0x$", re.IGNORECASE)
+# A label printed at block starts this often in one document is a code it repeats («P1» of every control's
+# priority line, a protocol state «FIN-WAIT-1» described in every event's section), not one place of a numbering.
+REPEATS = 3
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,8 @@ def read_shape(text: str) -> Shape | None:
     series = core[: value_at.start()]
     if not series or (not any(ch.isalpha() for ch in core) and "-" not in core):
         return None  # a bare or dotted number is the grammar's and the dotted reader's («12», «1.2», «12.05.2023»)
+    if _HEX.search(series):
+        return None  # «0x01»: a value, not a label
     if digits := value_at.group(1):
         value = int(digits)
         if len(digits) == 4 and digits.startswith(("19", "20")):
@@ -95,11 +101,12 @@ def near_series(a: str, b: str) -> bool:
 
 
 def _container(series: str) -> str:
-    """The label a series nests under: «T1059.» → «T1059», «APP.1.1.A» → «APP.1.1», «Q» → ""."""
+    """The label a series nests under: «T1059.» → «T1059», «APP.1.1.A» → «APP.1.1»; none for «Q» or «NSEC3RSASHA»
+    (letters run into a number name no label before them)."""
     if series[-1] in ".-:":
         return series[:-1]
     head = series.rstrip("".join(_LETTERS) + "".join(_LETTERS).upper() + "ёЁйЙъЪыЫьЬ")
-    return head[:-1] if head and head[-1] in ".-:" else head
+    return head[:-1] if head and head[-1] in ".-:" else ""
 
 
 def _shape(text: str) -> str:

@@ -190,6 +190,8 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
         tuple[Callable[[], list[tuple[SectionMeta, Clause, tuple[str, ...]]]], tuple[tuple[str, ...], ...], bool]
     ]
     passes = [
+        # the path as spelled first: «section 1A(1)» is §1A(1), not §1(1A) read inside out
+        (lambda: clauses, forms[:1], True),
         (lambda: clauses, forms, True),
         (lambda: clauses, forms, False),
         (lambda: [(s, c, _flat(k)) for s, c, k in clauses], (_flat(want),), True),
