@@ -215,6 +215,24 @@ def test_a_label_no_family_rule_names_is_read_by_its_shape() -> None:
     assert [r.style for r in read_label("УПД.1 Управление")] == ["ЯЯЯ.n"]
 
 
+def test_a_shape_heading_one_section_is_a_clause_by_its_successor_heading_the_next() -> None:
+    """«V1 Architecture …» heads one file and «V2 Authentication» the next: the document's census is the evidence
+    neither section holds alone."""
+    from docshelf.law.census import census
+    from docshelf.law.clauses import section_clauses
+
+    texts = ["# V1 Architecture\n\nText one.\n", "# V2 Authentication\n\nText two.\n", "# Glossary\n\nWords.\n"]
+    ids = census(texts)
+    assert [c.id for c in section_clauses(texts[0], "", english=True, census=ids)] == ["V1"]
+    assert section_clauses(texts[0], "", english=True) == []  # alone, «V1» is no numbering yet
+    # «V1.1 …», «V1.2 …» heading a file each: the second goes on from the first, placed before it
+    texts = ["# V1.1 Secure Lifecycle\n\nText.\n", "# V1.2 Authentication Architecture\n\nText.\n"]
+    known: set[str] = set()
+    ids = census(texts)
+    got = [[c.id for c in section_clauses(t, "", english=True, known=known, census=ids)] for t in texts]
+    assert got == [["V1.1"], ["V1.2"]]
+
+
 def test_a_shape_is_a_clause_only_by_the_evidence_of_a_numbering() -> None:
     """«IPv4 Addresses» over a paragraph, «COVID-19 Pandemic …» or «SHA-256 Hashes …» opening one succeed
     nothing and nest nothing: no clause, and the address measure does not count them as labels it lost; a
@@ -239,13 +257,13 @@ def test_a_shape_the_document_repeats_is_a_code_not_a_label() -> None:
     """SP 800-53's «P1 LOW AC-1 MOD AC-1 HIGH AC-1» closes every control (P1, P2, P3 succeed each other, but each
     is printed dozens of times); a state «FIN-WAIT-1» is described in every event's section: codes, no clauses.
     «0x01» is a value."""
+    from docshelf.law.census import census
     from docshelf.law.clauses import section_clauses
-    from docshelf.law.numbering import repeated_codes
 
     control = "## AC-{n} CONTROL\n\nThe organization does {n}.\n\nP{p} LOW AC-{n} MOD AC-{n} HIGH AC-{n}\n"
     texts = [control.format(n=n, p=1 + n % 2) for n in range(1, 7)]
-    codes = repeated_codes(texts)
-    assert codes == {"P1", "P2"}
+    ids = census(texts)
+    assert ids.codes == {"P1", "P2"}
     for text in texts:
-        assert not any(c.id.startswith("P") for c in section_clauses(text, "", english=True, codes=codes))
+        assert not any(c.id.startswith("P") for c in section_clauses(text, "", english=True, census=ids))
     assert read_label("0x01 Reserved value") == []

@@ -13,10 +13,10 @@ mostly lost never passes quietly. Pure: no disk, no Git.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from docshelf.law.census import Census
 from docshelf.law.grammar import PART_PREFIXES
 from docshelf.law.numbering import (
     BLOCK,
@@ -28,7 +28,7 @@ from docshelf.law.numbering import (
     full_label,
     predecessor,
 )
-from docshelf.law.shapes import GENERIC, REPEATS, near_series
+from docshelf.law.shapes import GENERIC, near_series
 from docshelf.law.tablerows import ROW_WORDS, is_series, row_point
 from docshelf.records import SectionMeta
 
@@ -113,7 +113,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     placed = {address_key(c.id)[-1:] for r in records for c in r.clauses}
     letters: dict[str, set[int]] = {}  # letter and roman values printed so far, by style
     read = {r.path: _read_blocks(files.get(r.path, "")) for r in records}
-    shaped = _ShapedSeries([label for blocks in read.values() for _m, labels in blocks for label in labels[:1]])
+    ids = Census.of([label for blocks in read.values() for _m, labels in blocks for label in labels[:1]])
     for r in records:
         text = files.get(r.path, "")
         starts = {c.start for c in r.clauses}
@@ -131,7 +131,7 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
                 continue
             block = _HEADING.sub("", m.group(0))
             placed_here = m.start() in starts or _inside_own_clause(r, m.start(), full_label(readings[0]))
-            stray = not shaped.evidenced(readings[0]) or _stray_label(
+            stray = not ids.evidenced(readings[0]) or _stray_label(
                 readings, letters, text[max(0, m.start() - _BEFORE) : m.start()]
             )
             if stray and not placed_here:
@@ -168,43 +168,6 @@ def _read_blocks(text: str) -> list[tuple[re.Match[str], list[Label]]]:
     """Each block of a section with the label readings it starts with; a heading prints its label too
     («# 1.1 Scope»)."""
     return [(m, block_labels(_HEADING.sub("", m.group(0)))) for m in BLOCK.finditer(text)]
-
-
-def _id_like(style: str) -> bool:
-    """A label of an id series, read by its shape («T1059.001») or a family's «AC-2»: a numbering only where
-    the document prints its neighbours (a lone «COVID-19 Pandemic …» or «SHA-256 hashes …» is none)."""
-    return style.startswith(GENERIC) or _ID_DASH_STYLE.fullmatch(style) is not None
-
-
-_ID_DASH_STYLE = re.compile(r"[XЯ]+(?:\.[XЯ]+)*-n")
-
-
-class _ShapedSeries:
-    """The id labels (:func:`_id_like`) that a document prints at block starts, and which of them are a
-    numbering: a neighbour in its series printed too, or nesting printed either way («T1059» over «T1059.001»).
-    «IPv4 Addresses», «COVID-19 Pandemic» over a paragraph are no label."""
-
-    def __init__(self, labels: Sequence[Label]) -> None:
-        shaped = [x for x in labels if _id_like(x.style)]
-        self.series: dict[tuple[str, int], set[str]] = {}  # (style, value) → the series printing it
-        for x in shaped:
-            self.series.setdefault((x.style, x.value), set()).add(x.parent)
-        self.atoms = {x.atom for x in shaped}
-        self.containers = {x.container for x in shaped if x.container}
-        counts = Counter(x.atom for x in shaped if x.style.startswith(GENERIC))
-        self.codes = {atom for atom, k in counts.items() if k >= REPEATS}  # as the outline: a code, no label
-
-    def evidenced(self, label: Label) -> bool:
-        if not _id_like(label.style):
-            return True
-        if label.atom in self.codes:
-            return False
-        near = (p for d in (-1, 1) for p in self.series.get((label.style, label.value + d), ()))
-        return (
-            any(near_series(p, label.parent) for p in near)
-            or label.atom in self.containers
-            or (label.container in self.atoms)
-        )
 
 
 def _stray_label(readings: Sequence[Label], letters: dict[str, set[int]], before: str) -> bool:

@@ -33,8 +33,8 @@ from docshelf.build.split import Section, split_document, whole_document
 from docshelf.build.structure import find_headings
 from docshelf.build.titles import document_title
 from docshelf.law import grammar
+from docshelf.law.census import Census, census
 from docshelf.law.clauses import printed_headings, section_clauses
-from docshelf.law.numbering import repeated_codes
 from docshelf.law.repealed import OPENING_LINES, repeal_notice, stated_repeal
 from docshelf.model import Block
 from docshelf.records import Clause, DocMeta, SectionMeta, SourceFile
@@ -135,7 +135,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     act = first_article is not None
     titles = _unique_titles(sections)
     once = _headings_printed_once(sections)
-    codes = repeated_codes(s.markdown for s in sections)
+    ids = census(s.markdown for s in sections)
     part = ""  # the annex or appendix the sections after its heading sit in, up to the next numbered one
     for n, s in enumerate(sections):
         part = s.clause if s.clause.startswith(grammar.PART_PREFIXES) else part if not s.clause else ""
@@ -145,7 +145,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         preamble = first_article is not None and n < first_article
         heading = titles.get(n, "")
         record = _section_record(
-            path, s, markdown, english, known, preamble=preamble, title=heading, part=part, headings=once, codes=codes
+            path, s, markdown, english, known, preamble=preamble, title=heading, part=part, headings=once, census=ids
         )
         records.append(record)
     records, footnotes = attach_footnotes(records, files, english, act=act)
@@ -254,7 +254,7 @@ def _section_record(
     title: str = "",
     part: str = "",
     headings: frozenset[str] = frozenset(),
-    codes: frozenset[str] = frozenset(),
+    census: Census | None = None,
 ) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
@@ -272,7 +272,7 @@ def _section_record(
             title=title,
             part=part,
             headings=headings,
-            codes=codes,
+            census=census,
         )
     )
     return SectionMeta(

@@ -13,6 +13,7 @@ from collections import Counter
 
 from docshelf.law import grammar as g
 from docshelf.law import heading_clauses, numbering, shapes, tablerows
+from docshelf.law.census import Census, id_like
 from docshelf.law.grammar import blank_editorial
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
@@ -40,7 +41,7 @@ def section_clauses(
     title: str = "",
     part: str = "",
     headings: frozenset[str] | None = None,
-    codes: frozenset[str] = frozenset(),
+    census: Census | None = None,
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
@@ -58,8 +59,8 @@ def section_clauses(
     whose letter its tables number («| C.1 | Verify …»). ``headings``: the headings printed once in the whole
     document; an unnumbered one inside an unnumbered English section (a manual's chapter kept in one file)
     is a clause cited by its title, ««Configuring Storage»», up to the next heading of its level or above
-    (by default, the headings printed once in this text). ``codes``: labels read by their shape that the
-    document repeats (:func:`law.numbering.repeated_codes`), which are no clauses.
+    (by default, the headings printed once in this text). ``census``: the id labels the whole document prints
+    (:mod:`law.census`), the evidence a label read by its shape may find in another section.
     """
     kind = heading_clauses.section_kind(section_clause, english, markdown)
     titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
@@ -67,7 +68,7 @@ def section_clauses(
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
     known = set() if known is None else known
-    outline = numbering.Outline(_atom(section_clause), frozenset(known), codes)
+    outline = numbering.Outline(_atom(section_clause), frozenset(known), census)
     stack = outline.stack  # open clauses, outermost first
     closed: list[Clause] = []
     paragraphs = _Paragraphs()
@@ -280,12 +281,16 @@ def _standalone(label: str) -> bool:
 
 
 def _readings(block: str) -> list[numbering.Label]:
-    """The label readings of a block; of a heading, only a label read by its shape (the family headings are
-    read by ``heading_clauses``)."""
+    """The label readings of a block; of a heading, only an id's (the other family headings are read by
+    ``heading_clauses``): one read by its shape («T1059 Command …»), a family's «AC-2», «V1.1 Password …»."""
     if not block.startswith("#"):
         return numbering.block_labels(block)
     title = block.lstrip("#").strip().replace("*", "")
-    return [r for r in numbering.read_label(title) if r.style.startswith(shapes.GENERIC)]
+    return [
+        r
+        for r in numbering.read_label(title)
+        if id_like(r.style) or numbering.LETTERS_NUMBERED_STYLE.fullmatch(r.style)
+    ]
 
 
 def _atom(clause: str) -> str:

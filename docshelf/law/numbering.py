@@ -22,12 +22,14 @@ Pure: regular expressions and small functions, no I/O.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from docshelf.law import shapes
+
+if TYPE_CHECKING:
+    from docshelf.law.census import Census
 
 BLOCK = re.compile(r"[^\n]+(?:\n(?!\n)[^\n]*)*")  # a Markdown block: lines up to a blank line
 # A printed contents line («1.1 Scope ........ 3»): its number is the contents', not a label of the text.
@@ -340,13 +342,11 @@ class Outline:
     this section (heading numbers, earlier sections' labels): «6.1.1» nests under a known «6.1».
     """
 
-    def __init__(
-        self, root: str = "", known: frozenset[str] = frozenset(), codes: frozenset[str] = frozenset()
-    ) -> None:
+    def __init__(self, root: str = "", known: frozenset[str] = frozenset(), census: Census | None = None) -> None:
         self.stack: list[Open] = []
         self.root = root
         self.known = set(known)
-        self.codes = codes  # labels read by their shape that the document repeats: codes, not a numbering
+        self.census = census  # the id labels the whole document prints (law.census), for labels read by shape
 
     def fit(self, readings: list[Label], ahead: list[list[Label]]) -> tuple[float, Label] | None:
         """(depth, reading) of the first reading that continues the outline; None: no label here."""
@@ -395,6 +395,8 @@ class Outline:
                 return o.depth
         if "-" in label.style and f"{label.parent}-{label.value - 1}" in self.known:
             return self._level_of(label.style)  # a series of ids goes on from an earlier section (TASK P-3)
+        if LETTERS_NUMBERED_STYLE.fullmatch(label.style) and f"{label.parent}.{label.value - 1}" in self.known:
+            return self._level_of(label.style)  # «V1.2 …» heading the section after «V1.1 …»
         if label.style == "1." and f"1.#{label.value - 1}" in self.known:
             return self._level_of(label.style)  # paragraphs numbered through the document (guidelines' «23.»)
         if label.first or (_follows(label, ahead) and label.style != "n"):
@@ -407,9 +409,10 @@ class Outline:
         """A label read by its shape is a label only by evidence: it succeeds the open label of its series
         («T1059.002» after «T1059.001»; «AC.L2-3.1.3» after «AC.L1-3.1.2», a level in the id changing), nests
         under its container open here or placed before («T1059.001» under «T1059»), goes on from its
-        predecessor placed in an earlier section, or the section prints its successor or a label it contains."""
-        if label.atom in self.codes:
-            return None
+        predecessor placed in an earlier section, or the section — or the document's census — prints its successor or
+        a label it contains."""
+        if self.census is not None and label.atom in self.census.codes:
+            return None  # «P1» of every control's priority line: a code the document repeats
         for o in reversed(self.stack):
             top = o.label
             if (
@@ -428,6 +431,8 @@ class Outline:
             return self._below()
         if _follows(label, ahead) or any(r.container == label.atom for rs in ahead for r in rs):
             return self._level_of(label.style)
+        if self.census is not None and (self.census.neighbour(label, 1) or label.atom in self.census.containers):
+            return self._level_of(label.style)  # its successor or a label nested in it heads a later section
         return None
 
     def _level_of(self, style: str) -> float:
@@ -450,20 +455,8 @@ class Outline:
         return max(self.stack[-1].depth + 1 if self.stack else 1, floor)
 
 
+LETTERS_NUMBERED_STYLE = re.compile(r"[XЯ]+n\.n")  # «V1.1», «CC6.1»: letters, a number, a dot, a number
 _EXPLICIT = re.compile(r"ID-n\(n\)|(?:[XЯ]+\.)?n(?:\.n)+|[XЯ]+\.n")  # styles whose label names its parent
-
-
-def repeated_codes(texts: Iterable[str]) -> frozenset[str]:
-    """Labels read by their shape that the document prints at block starts :data:`shapes.REPEATS` times or more
-    (a heading's label too): codes it repeats, not places of a numbering."""
-    counts = Counter(
-        labels[0].atom
-        for text in texts
-        for m in BLOCK.finditer(text)
-        if (labels := read_label(m.group(0).lstrip("#").strip().replace("*", "")))
-        and labels[0].style.startswith(shapes.GENERIC)
-    )
-    return frozenset(atom for atom, k in counts.items() if k >= shapes.REPEATS)
 
 
 def _names(entry: Open, label: str) -> bool:
@@ -631,6 +624,7 @@ __all__ = [
     "ANNEX_WORDS",
     "BLOCK",
     "CONTENTS_LINE",
+    "LETTERS_NUMBERED_STYLE",
     "NAMED_STYLE",
     "PARAGRAPH_WORD",
     "PART_WORDS",
@@ -645,7 +639,6 @@ __all__ = [
     "letter_value",
     "opens_item",
     "read_label",
-    "repeated_codes",
     "roman_value",
     "run_in",
     "shaped_id",

@@ -25,7 +25,7 @@ _TOKEN = re.compile(
     rf"^({_SEGMENT}(?:[.\-:]{_SEGMENT})*)([.:)]?)(?=[ \t\u00a0]+(?:[—–-][ \t\u00a0]+)?[A-ZА-ЯЁ«\"“(]|\s*$)"
 )
 _YEAR_SUFFIX = re.compile(r":(?:19|20)\d\d$")  # «A01:2021»: the edition the list is of, not its value
-_VALUE = re.compile(r"(\d{1,4})$|(?<=[.\-:])([a-zа-я])$")  # trailing digits, or one letter after a separator
+_VALUE = re.compile(r"(?<!\d)(\d{1,4})$|(?<=[.\-:])([a-zа-я])$")  # trailing digits, or one letter after a separator
 _LETTERS = "abcdefghijklmnopqrstuvwxyz", "абвгдежзиклмнопрстуфхцчшщэюя"
 _HEX = re.compile(r"(?:^|[^A-Za-z])0x$", re.IGNORECASE)
 # A label printed at block starts this often in one document is a code it repeats («P1» of every control's
