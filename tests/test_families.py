@@ -62,7 +62,10 @@ def test_asvs_requirement_rows_are_table_rows_and_clauses(asvs_pdf: Path) -> Non
     doc = _build(asvs_pdf)
     (section,) = doc.meta.to_json()["sections"]
     requirements = [c[0] for c in section["clauses"] if c[0].startswith("V")]
-    assert requirements == ["V2.1.1", "V2.1.2", "V2.1.3", "V2.1.4", "V2.2.1", "V2.2.2"]
+    # the chapters' headings «V2.1 Password Security», «V2.2 …» are addresses too, around their rows
+    assert requirements == ["V2.1", "V2.1.1", "V2.1.2", "V2.1.3", "V2.1.4", "V2.2", "V2.2.1", "V2.2.2"]
+    spans = {c[0]: (c[1], c[2]) for c in section["clauses"]}
+    assert spans["V2.1"][0] < spans["V2.1.4"][0] < spans["V2.1"][1] <= spans["V2.2"][0]
     text = doc.files[section["path"]]
     assert text.count("| # | Description | L1 | L2 | L3 | CWE |") == 2  # one table per chapter
     assert (

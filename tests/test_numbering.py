@@ -204,7 +204,7 @@ def test_a_label_no_family_rule_names_is_read_by_its_shape() -> None:
         assert (first.atom, first.value, first.parent, first.container) == (atom, value, series, container), text
     # Siblings share a style; a padded number keeps its width in the successor.
     assert read_label("T1059.002 X")[0].style == read_label("T1204.001 X")[0].style
-    from docshelf.law.numbering import successor
+    from docshelf.law.outline import successor
 
     assert successor(read_label("T1059.009 X")[0]).atom == "T1059.010"  # type: ignore[union-attr]
     assert successor(read_label("01.a X")[0]).atom == "01.b"  # type: ignore[union-attr]

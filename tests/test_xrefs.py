@@ -62,12 +62,26 @@ CFR = """# Part 2 Test Records
 (a) The operator of an open system encrypts every record it sends over a public network.
 """
 
+CATALOG = """# Test Control Catalog
+
+## Access Control
+
+AC-1 The organization develops an access control policy and reviews it every year.
+
+AC-2 The organization manages accounts. Related controls: AC-1, AC-3 (1), XY-9.
+
+AC-3 The system enforces approved authorizations for logical access to information.
+
+(1) The system enforces dual authorization for privileged commands it runs.
+"""
+
 
 @pytest.fixture(scope="module")
 def refs_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("xrefs")
     root = shelf.init(base / "shelf", name="References")
-    for name, text, doc_id in (("order.md", ORDER, "Порядок № 5"), ("law.md", LAW, "777-ФЗ"), ("cfr.md", CFR, "2 CFR")):
+    docs = [("order.md", ORDER, "Порядок № 5"), ("law.md", LAW, "777-ФЗ"), ("cfr.md", CFR, "2 CFR")]
+    for name, text, doc_id in [*docs, ("catalog.md", CATALOG, "TC 1")]:
         (base / name).write_text(text, encoding="utf-8")
         shelf.add(root, [base / name], DocOptions(source="", category="t", id=doc_id), progress=lambda _m: None)
     return root
@@ -89,6 +103,17 @@ def test_references_to_the_document_itself_and_to_another_on_the_shelf(refs_shel
     assert all(whole[r["start"] : r["end"]] == r["text"] for r in got.references)  # offsets into the section file
     english = cited.fetch_section(refs_shelf, _path(refs_shelf, "2 CFR")).references
     assert [(r["text"], r["clause"]) for r in english] == [("§ 2.30(a)", "§2.30(a)"), ("Section 2.30", "§2.30")]
+
+
+def test_a_catalogue_naming_its_own_ids_references_them(refs_shelf: Path) -> None:
+    """«Related controls: AC-1, AC-3 (1)» names two clauses of the catalogue; «XY-9» is none of its ids, and a
+    block's own label at its start is no reference."""
+    got = cited.fetch_ref(refs_shelf, "TC 1 AC-2")
+    assert [(r["text"], r["clause"], r["level"]) for r in got.references] == [
+        ("AC-1", "AC-1", "clause"),
+        ("AC-3 (1)", "AC-3(1)", "clause"),
+    ]
+    assert cited.fetch_ref(refs_shelf, "TC 1 AC-1").references == []
 
 
 def test_a_clause_fetched_by_ref_carries_only_its_own_references(refs_shelf: Path) -> None:

@@ -26,8 +26,8 @@ from docshelf.law.numbering import (
     address_key,
     block_labels,
     full_label,
-    predecessor,
 )
+from docshelf.law.outline import predecessor
 from docshelf.law.shapes import GENERIC, near_series
 from docshelf.law.tablerows import ROW_WORDS, is_series, row_point
 from docshelf.records import SectionMeta

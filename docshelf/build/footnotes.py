@@ -24,6 +24,7 @@ from docshelf.build.addresses import contents_page
 from docshelf.law import grammar, numbering
 from docshelf.law.grammar import blank_editorial
 from docshelf.law.numbering import CONTENTS_LINE
+from docshelf.law.outline import run_in
 from docshelf.records import Clause, SectionMeta
 
 _ANGLE = re.compile(r"^<(\d{1,3})>\s+\S")
@@ -164,7 +165,7 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool,
             assert bare is not None
             value = int(bare.group(1))
             first = numbering.Label(str(value), "n", value, str(value), length=len(str(value)))
-            pieces = [(0, first.value), *((o, lab.value) for o, lab in numbering.run_in(block, first))]
+            pieces = [(0, first.value), *((o, lab.value) for o, lab in run_in(block, first))]
             for k, (offset, value) in enumerate(pieces):
                 end = m.start() + pieces[k + 1][0] if k + 1 < len(pieces) else _runs_on(text, m.end())
                 out.append(_Note(value, n, m.start() + offset, numbering.trim_end(text, end), False))

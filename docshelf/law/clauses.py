@@ -13,6 +13,7 @@ from collections import Counter
 
 from docshelf.law import grammar as g
 from docshelf.law import heading_clauses, numbering, shapes, tablerows
+from docshelf.law import outline as outline_
 from docshelf.law.census import Census, id_like
 from docshelf.law.grammar import blank_editorial
 from docshelf.law.titled import TitledHeadings
@@ -68,7 +69,7 @@ def section_clauses(
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
     known = set() if known is None else known
-    outline = numbering.Outline(_atom(section_clause), frozenset(known), census)
+    outline = outline_.Outline(_atom(section_clause), frozenset(known), census)
     stack = outline.stack  # open clauses, outermost first
     closed: list[Clause] = []
     paragraphs = _Paragraphs()
@@ -79,6 +80,7 @@ def section_clauses(
     once = frozenset(h for h in headings_inside if headings_inside.count(h) == 1) if headings is None else headings
     headed = TitledHeadings(markdown)
     heads: list[tuple[int, str]] = []  # where each heading starts, with its title when it has no number
+    id_headings: set[int] = set()  # where a heading opening with an id label («V2.1 …», «T1059 …») starts
 
     def close(depth: float, at: int) -> None:
         for o in outline.close(depth):
@@ -99,6 +101,7 @@ def section_clauses(
                 # A heading opening with a label the document numbers by its shape («T1059 Command …» over
                 # «T1059.001»): a clause, its blocks nested under it by their container.
                 reading, found, generic = fit[1], (fit[0], fit[1].atom), True
+                id_headings.add(start)
             heads.append((start, "" if found else f"«{heading.group(1).replace('*', '').strip()}»"))
             if found is None and not section_clause and n and (english or kind == "order"):
                 # An unnumbered heading inside one file (a short manual kept whole) ends the points before it;
@@ -127,7 +130,7 @@ def section_clauses(
             # An appendix or annex stands beside the chapters and divisions, not inside the last one.
             close(float("-inf") if depth == 0 and label.startswith(_PARTS) else depth, start)
             if depth < 0:
-                outline.push(numbering.Open(depth, label, start))
+                outline.push(outline_.Open(depth, label, start))
                 continue
             if depth == 0:
                 if english or g.is_article(label):
@@ -135,13 +138,15 @@ def section_clauses(
                 own = g.is_article(label) or g.is_en_article(label) or g.is_annex(label)
                 own = own or label.startswith(f"{g.EN_ANNEX} ")
                 base = label if own else approved
-                outline.push(numbering.Open(0, label, start))
+                outline.push(outline_.Open(0, label, start))
                 continue
         elif text.startswith("|"):
             headed.holds_text()
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
             # A table ends the points before it, not a control headed above it (its summary table is its own).
-            close(_CONTROL_DEPTH + 1 if any(o.depth == _CONTROL_DEPTH for o in stack) else 1, start)
+            floor = _CONTROL_DEPTH + 1 if any(o.depth == _CONTROL_DEPTH for o in stack) else 1
+            # nor an id's heading («V2.1 Password Security» over its table of requirements)
+            close(max([floor, *(o.depth + 1 for o in stack if o.start in id_headings)]), start)
             for row in re.finditer(r"[^\n]+", text):
                 a = start + row.start()
                 if code := g.MEASURE_ROW.match(row.group(0)):
@@ -213,7 +218,7 @@ def section_clauses(
             cid = _join(owner[0], label, kind)
         else:  # a label the document numbers is inside its section's own clause («§11.10(a)»)
             cid = _join_generic(owner[0] or ((section_clause or titled) if generic else ""), label, kind)
-        outline.push(numbering.Open(depth, cid, start, reading))
+        outline.push(outline_.Open(depth, cid, start, reading))
         seen.add(cid)
         if reading is not None and generic and not heading:
             # «(b)(1) Business associate …», «(1)(i) Standard: …» (a CFR part): the block opens its label's first
@@ -226,10 +231,10 @@ def section_clauses(
                     break
                 cid = _join_generic(cid, spelled, kind)
                 inner_depth = max(fit[0], inner_depth + 1)
-                outline.push(numbering.Open(inner_depth, cid, start, inner))
+                outline.push(outline_.Open(inner_depth, cid, start, inner))
                 seen.add(cid)
         if reading is not None and (generic or (kind == "rfc" and g.is_section(label))):
-            for offset, later in numbering.run_in(text, reading):  # «1. Resolution 2. Validation …»
+            for offset, later in outline_.run_in(text, reading):  # «1. Resolution 2. Validation …»
                 spelled = _generic(later, kind)
                 if spelled is None:
                     break
@@ -238,7 +243,7 @@ def section_clauses(
                     break  # a list restarting under the same title
                 close(depth, start + offset)
                 cid = later_id
-                outline.push(numbering.Open(depth, cid, start + offset, later))
+                outline.push(outline_.Open(depth, cid, start + offset, later))
                 if cid.startswith("«"):
                     seen.add(cid)
         if not heading:
@@ -287,9 +292,7 @@ def _readings(block: str) -> list[numbering.Label]:
         return numbering.block_labels(block)
     title = block.lstrip("#").strip().replace("*", "")
     return [
-        r
-        for r in numbering.read_label(title)
-        if id_like(r.style) or numbering.LETTERS_NUMBERED_STYLE.fullmatch(r.style)
+        r for r in numbering.read_label(title) if id_like(r.style) or outline_.LETTERS_NUMBERED_STYLE.fullmatch(r.style)
     ]
 
 
@@ -385,7 +388,7 @@ class _Paragraphs:
         return out
 
 
-def _enhancement(text: str, stack: list[numbering.Open]) -> tuple[float, str] | None:
+def _enhancement(text: str, stack: list[outline_.Open]) -> tuple[float, str] | None:
     """«(1) …» under an open control heading: the control's enhancement («AC-2(1)»)."""
     control = next((o.id for o in stack if o.depth == _CONTROL_DEPTH and g.CONTROL_ID.match(o.id)), "")
     if control and (m := g.CONTROL_ENHANCEMENT.match(text)):

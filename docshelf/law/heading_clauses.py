@@ -2,7 +2,7 @@
 article, an annex, a division or chapter around its points, a section «§4.2», a control «AC-2», a label named
 by a word («CIS Control 1»), an act's «PART 2», a rule's «I. Background» and its «A. Purpose».
 
-Depths order the levels as :class:`law.numbering.Outline` does: 0 is a new base (an article, an annex), below
+Depths order the levels as :class:`law.outline.Outline` does: 0 is a new base (an article, an annex), below
 zero a group around its points (a division, a chapter, a part), above zero a clause inside the open one. Pure.
 """
 
@@ -12,6 +12,7 @@ import re
 
 from docshelf.law import grammar as g
 from docshelf.law import numbering
+from docshelf.law.outline import Open
 
 CONTROL_DEPTH = 8  # below any numbered section («§3.1» is depth 2)
 # Divisions and chapters headed inside one file: their spans hold their points, but a point's id does not
@@ -86,7 +87,7 @@ def heading_clause(text: str, kind: str) -> tuple[float, str] | None:
 _LETTER_HEADING = re.compile(r"^([A-Z])\.\s+[A-Z][a-z]")
 
 
-def lettered(text: str, kind: str, stack: list[numbering.Open]) -> tuple[float, str] | None:
+def lettered(text: str, kind: str, stack: list[Open]) -> tuple[float, str] | None:
     """An English heading «A. General Provisions»: a division of its own («§A», its «1.» cited «A.1»), or the
     lettered part of the division «I. Background» open above it («§I item A», cited «I.A»)."""
     m = _LETTER_HEADING.match(text.replace("*", "").strip()) if kind in ENGLISH else None

@@ -6,7 +6,7 @@ a capital (its title or first sentence) or nothing. Its last part is its *value*
 separator), what comes before is its *series* (labels of one series differ only in the value: «T1059.001»,
 «T1059.002»), and the label it nests under is its *container* («T1059» for «T1059.001», «APP.1.1» for
 «APP.1.1.A3», «01» for «01.a»). Reading a shape says nothing about whether the document numbers with it: that is
-the outline's evidence (``law.numbering.Outline``) — a label succeeds the one before it, is followed by its
+the outline's evidence (``law.outline.Outline``) — a label succeeds the one before it, is followed by its
 successor, or nests under a container the document prints. A year, a date, a time, a bare number are no shape.
 
 Pure: regular expressions, no I/O.

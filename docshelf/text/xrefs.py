@@ -18,6 +18,7 @@ from pathlib import Path
 
 from docshelf.errors import DocShelfError
 from docshelf.law.grammar import blank_editorial
+from docshelf.records import DocMeta
 from docshelf.shelf.reader import metas_at
 from docshelf.text.citations import find_document, resolve_ref
 
@@ -27,6 +28,12 @@ _RU = re.compile(rf"(?<![\w-]){_RU_KIND}\s+{_RU_NUMBER}(?:,?\s+{_RU_KIND}\s+{_RU
 _EN = re.compile(
     r"(?<![\w-])(?:Section|§|Article|Appendix|Annex|Chapter)\s*"
     r"(?:[A-Z](?:\.\d+)*|\d+(?:\.\d+)*)(?:\(\w{1,4}\))*(?![\w-])"
+)
+# An id a catalogue's text names another of its clauses by («Related controls: AC-3, AC-5», «see T1059.001»,
+# «мера УПД.1»): letters and digits joined by «.», «-» or «:», a bracketed enhancement after it; not at a line's
+# start, where a block prints its own label.
+_ID = re.compile(
+    r"(?<![\w.\-/])[A-ZА-ЯЁ][A-Za-zА-Яа-яЁё0-9]*(?:[.\-:][A-Za-zА-Яа-яЁё0-9]+)+(?:\s?\(\d{1,2}\))?(?![\w\-])"
 )
 _WINDOW = 90  # characters after a reference where the document it cites is named, if another one
 _HEADING_LINE = re.compile(r"(?m)^#[^\n]*")
@@ -79,7 +86,42 @@ def _references(root: Path, commit: str, doc_id: str, text: str) -> tuple[Refere
         target = found.targets[0]
         end = m.start() + len(phrase)
         out.append(Reference(phrase, m.start(), end, found.doc_id, found.clause, target.path, found.level))
-    return tuple(out)
+    out.extend(_id_mentions(root, commit, own, plain, {r.start for r in out}))
+    return tuple(sorted(out, key=lambda r: r.start))
+
+
+def _id_mentions(root: Path, commit: str, own: DocMeta, plain: str, taken: set[int]) -> list[Reference]:
+    """The document's own ids its text names («AC-3», «T1059.001»): each that is a clause id of the document
+    carrying its whole address, with its target."""
+    ids = _standalone_ids(own)
+    out: list[Reference] = []
+    for m in _ID.finditer(plain):
+        phrase = m.group(0).rstrip(".:")
+        cid = phrase.replace(" (", "(")
+        if m.start() in taken or cid not in ids or plain[: m.start()].rstrip(" *|").endswith("\n"):
+            continue  # not a clause id of its own, or a block's own label at its start
+        try:
+            found = resolve_ref(root, f"{own.id} {cid}", commit)
+        except DocShelfError:
+            continue
+        if found.level == "clause" and found.targets:
+            end = m.start() + len(phrase)
+            out.append(Reference(phrase, m.start(), end, own.id, found.clause, found.targets[0].path, found.level))
+    return out
+
+
+def _standalone_ids(meta: DocMeta) -> frozenset[str]:
+    """The clause ids of a document that carry their whole address: no space, a letter and a digit in them."""
+    return frozenset(
+        c.id
+        for s in meta.sections
+        for c in s.clauses
+        if " " not in c.id and _LETTER.search(c.id) and _DIGIT.search(c.id)
+    )
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+_DIGIT = re.compile(r"\d")
 
 
 __all__ = ["Reference", "references"]
