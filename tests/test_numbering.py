@@ -267,3 +267,62 @@ def test_a_shape_the_document_repeats_is_a_code_not_a_label() -> None:
     for text in texts:
         assert not any(c.id.startswith("P") for c in section_clauses(text, "", english=True, census=ids))
     assert read_label("0x01 Reserved value") == []
+
+
+def test_an_i_after_h_is_the_reading_its_successor_continues() -> None:
+    """«(i)» after «(h)» is the ninth letter or the first roman numeral: «(ii)» printed next makes it roman (the
+    EU AI Act's «Article 5(1)(h)(i)»), «(j)» a letter."""
+    from docshelf.law.clauses import section_clauses
+
+    roman = (
+        "## Article 5 Uses\n\n1. Prohibited:\n\n(g) the first;\n\n(h) the use for:\n\n(i) a search;\n\n(ii) a threat.\n"
+    )
+    assert [c.id for c in section_clauses(roman, "Article 5", english=True)][-2:] == [
+        "Article 5(1)(h)(i)",
+        "Article 5(1)(h)(ii)",
+    ]
+    letter = (
+        "## Article 6 List\n\n1. Points:\n\n(g) the first;\n\n(h) the second;\n\n(i) the ninth;\n\n(j) the tenth.\n"
+    )
+    assert [c.id for c in section_clauses(letter, "Article 6", english=True)][-2:] == [
+        "Article 6(1)(i)",
+        "Article 6(1)(j)",
+    ]
+
+
+def test_a_word_named_series_restarting_in_each_section_of_a_split_manual_is_told_apart_by_its_headings() -> None:
+    """«Step 1» under «Installing the Agent» and again under «Removing the Agent», each heading a section file of
+    its own: «‹Installing the Agent› Step 1» and «‹Removing the Agent› Step 1», what is inside them too; a label
+    printed twice in sections of one title stays as it is and is reported."""
+    from docshelf.build.repeated import qualify_repeated
+    from docshelf.records import Clause, SectionMeta
+
+    def record(n: int, title: str, ids: list[str]) -> SectionMeta:
+        return SectionMeta(f"docs/m/{n}.md", title, clauses=tuple(Clause(cid, k, k + 1) for k, cid in enumerate(ids)))
+
+    records = [
+        record(1, "Installing the Agent", ["Step 1", "Step 1 item a", "Step 2"]),
+        record(2, "Upgrading", ["Note 4"]),
+        record(3, "Removing the Agent", ["Step 1", "Step 2"]),
+    ]
+    out, report = qualify_repeated(records, english=True)
+    assert [c.id for c in out[0].clauses] == [
+        "«Installing the Agent» Step 1",
+        "«Installing the Agent» Step 1 item a",
+        "«Installing the Agent» Step 2",
+    ]
+    assert [c.id for c in out[2].clauses] == ["«Removing the Agent» Step 1", "«Removing the Agent» Step 2"]
+    assert {r["label"]: r["as"] for r in report}["Step 1"] == [
+        "«Installing the Agent» Step 1",
+        "«Removing the Agent» Step 1",
+    ]
+    # a section cut in pieces is one place (a long step going on in the next piece), spelled without its piece mark
+    pieces = [record(1, "Install (1/2)", ["Step 1"]), record(2, "Install (2/2)", ["Step 1"])]
+    pieces += [record(3, "Remove (2/2)", ["Step 1"])]
+    assert [c.id for r in qualify_repeated(pieces, english=True)[0] for c in r.clauses] == [
+        "«Install» Step 1",
+        "«Install» Step 1",
+        "«Remove» Step 1",
+    ]
+    same = [record(1, "Steps", ["Step 1"]), record(2, "Other", ["Note 1"]), record(3, "Steps", ["Step 1"])]
+    assert qualify_repeated(same, english=True)[1] == [{"label": "Step 1", "places": 2, "as": []}]

@@ -184,6 +184,27 @@ Control: Enforce approved authorizations for logical access to information and s
 """
 
 
+# A verification standard: levels under unnumbered headings, chapters «V1 …», «V2 …» each heading its part.
+_LEVELS = """# Widget Verification Standard
+
+## Using the Standard
+
+The standard defines three levels of verification for widget applications.
+
+## Level 1
+
+Level one is for low assurance levels and is completely penetration testable.
+
+## V1 Architecture
+
+Architecture requirements cover the design of every widget component.
+
+## V2 Authentication
+
+Authentication requirements cover how a widget establishes who its user is.
+"""
+
+
 @pytest.fixture(scope="module")
 def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("plain")
@@ -196,6 +217,7 @@ def plain_shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("ru-manual", _RU_MANUAL, "РА Архив"),
         ("iso", _ISO, "ISO 99001"),
         ("catalogue", _CATALOGUE, "SP 800-53r5"),
+        ("levels", _LEVELS, "WVS 1.0"),
     ):
         source = base / f"{name}.md"
         source.write_text(text, encoding="utf-8")
@@ -272,6 +294,17 @@ def test_the_points_of_an_approved_document_kept_in_the_acts_file_are_its_own(
     own = "Признать не подлежащим применению документ от 2008 года"
     assert _proven(plain_shelf, own, "Приказ ФСТЭК 99 п. 2") == "Приказ ФСТЭК 99 п. 2"
     assert "УТВЕРЖДЕНА" not in cited.fetch_ref(plain_shelf, "Приказ ФСТЭК 99 п. 2").text
+
+
+def test_a_level_is_its_heading_and_a_chapter_its_id(plain_shelf: Path) -> None:
+    """«Level 1» names the heading «Level 1» — the word «Level» is no filler that leaves «1» to mean chapter V1 —
+    and «V1» names the chapter its heading labels (its successor «V2» heads the next part)."""
+    level = "Level one is for low assurance levels and is completely penetration testable."
+    chapter = "Architecture requirements cover the design of every widget component."
+    assert _proven(plain_shelf, level, "WVS 1.0 Level 1") == "WVS 1.0 «Level 1»"
+    assert _proven(plain_shelf, level, "WVS 1.0 «Level 1»") == "WVS 1.0 «Level 1»"
+    assert _proven(plain_shelf, chapter, "WVS 1.0 V1") == "WVS 1.0 V1"
+    assert verify_quote(plain_shelf, chapter, "WVS 1.0 Level 1").verdict == "wrong_clause"
 
 
 def test_a_city_line_is_no_label(plain_shelf: Path) -> None:

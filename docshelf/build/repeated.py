@@ -10,12 +10,15 @@ part first («Appendix I AC-2»). The place where the label heads its own sectio
 «AC-2») is its home and keeps the bare label, so the usual citation proves the clause; where it heads
 a section in several parts, the part holding the most clauses (the whole catalogue, not the appendix
 restating a selection of it) is the home; without one home every place is qualified and a bare
-citation names them all (``text.citations``). Places the parts cannot tell apart stay as they are, and
-the quality report says so. Pure.
+citation names them all (``text.citations``). A label named by a word that restarts under each unnumbered
+heading of a split manual («Step 1» under «Installing the Agent» and again under «Removing the Agent») is told
+apart by those headings («‹Removing the Agent› Step 1», as a manual kept in one file spells it). Places neither
+tells apart stay as they are, and the quality report says so. Pure.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -57,7 +60,8 @@ def qualify_repeated(
         if len(places) < 2 or _one_split_section(records, places):
             continue
         parts = [part_at[n] for n in places]
-        runs = _runs(places, parts)
+        # consecutive sections of one part, or of one unnumbered heading cut in pieces, are one place
+        runs = _runs(places, [p or _PIECE.sub("", records[n].title) for n, p in zip(places, parts, strict=True)])
         if len(runs) < 2:
             continue  # consecutive sections of one part: the pieces of one place
         # Its home: the one place where the label heads its own section (the catalogue's «AC-2»)
@@ -74,14 +78,44 @@ def qualify_repeated(
             for n, part in others:
                 renames[n][label] = f"{part} {label}"
             report.append({"label": label, "places": len(runs), "as": sorted(f"{p} {label}" for p in named)})
+        elif titled := _by_titles(records, places, label):
+            # «Step 1» restarting under each unnumbered heading of a split manual: each place spelled with its
+            # section's heading, as one file spells it («‹Removing the Agent› Step 1»)
+            for n, name in titled.items():
+                renames[n][label] = name
+            report.append({"label": label, "places": len(runs), "as": sorted(titled.values())})
         else:
             report.append({"label": label, "places": len(runs), "as": []})
     out = list(records)
     for n, names in renames.items():
         r = out[n]
-        clauses = tuple(Clause(names.get(c.id, c.id), c.start, c.end) for c in r.clauses)
+        clauses = tuple(Clause(_renamed(c.id, names), c.start, c.end) for c in r.clauses)
         out[n] = replace(r, clauses=clauses)
     return out, report
+
+
+def _renamed(cid: str, names: dict[str, str]) -> str:
+    """A clause id under its renamed label: the label itself, or what is inside it («Step 1 item a»)."""
+    if cid in names:
+        return names[cid]
+    inside = next((label for label in names if cid.startswith((f"{label} ", f"{label}("))), None)
+    return names[inside] + cid[len(inside) :] if inside else cid
+
+
+def _by_titles(records: Sequence[SectionMeta], places: list[int], label: str) -> dict[int, str]:
+    """Places of a label named by a word («Step 1») told apart by the titles of the unnumbered sections they
+    are in, one title a place: {section index: «title» label}; {} when the titles do not tell them apart."""
+    if not _WORD_NAMED.fullmatch(label) or any(records[n].clause for n in places):
+        return {}
+    titles = {n: _PIECE.sub("", records[n].title) for n in places}  # «Removing the Agent (2/2)»: one of its pieces
+    runs = _runs(places, [titles[n] for n in places])
+    if len(set(runs)) != len(runs) or not all(runs):
+        return {}
+    return {n: f"«{title}» {label}" for n, title in titles.items()}
+
+
+_PIECE = re.compile(r"\s*\(\d+/\d+\)$")
+_WORD_NAMED = re.compile(r"(?:[A-Z]{2,6} )?[^\W\d_]{2,16} \d{1,3}(?:\.\d{1,3}){0,2}")  # «Step 1», «Этап 2»
 
 
 def _home(homes: set[str], size: Counter[str]) -> str | None:
@@ -96,7 +130,7 @@ def _home(homes: set[str], size: Counter[str]) -> str | None:
 
 def _one_split_section(records: Sequence[SectionMeta], places: list[int]) -> bool:
     """Consecutive pieces of one section (a long article cut in parts) hold one place, not two."""
-    owners = {records[n].clause for n in places}
+    owners = {records[n].clause or _PIECE.sub("", records[n].title) for n in places}  # unnumbered: by its title
     return len(owners) == 1 and places == list(range(places[0], places[0] + len(places)))
 
 

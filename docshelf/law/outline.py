@@ -49,12 +49,16 @@ class Outline:
         self.census = census  # the id labels the whole document prints (law.census), for labels read by shape
 
     def fit(self, readings: list[Label], ahead: list[list[Label]]) -> tuple[float, Label] | None:
-        """(depth, reading) of the first reading that continues the outline; None: no label here."""
-        for label in readings:
-            depth = self._depth(label, ahead)
-            if depth is not None:
-                return depth, label
-        return None
+        """(depth, reading) of the first reading that continues the outline; None: no label here. Where two
+        readings do («(i)» the letter after «(h)» or the first roman numeral), the one whose successor the section
+        prints next wins: «(ii)» ahead makes it roman, «(j)» a letter."""
+        fits = [(depth, label) for label in readings if (depth := self._depth(label, ahead)) is not None]
+        if len(fits) > 1:
+            nearest = {
+                x: next((n for n in range(len(ahead)) if _follows(x, ahead[n : n + 1])), len(ahead)) for _d, x in fits
+            }
+            return min(fits, key=lambda f: nearest[f[1]])  # ties: the first reading, min keeps it
+        return fits[0] if fits else None
 
     def depth_of(self, label: Label, default: float) -> float:
         """A grammar kind's depth read from the document: that of an open label of its style, else one

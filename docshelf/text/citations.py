@@ -211,7 +211,8 @@ def _clause_targets(meta: DocMeta, clause: str) -> list[Target]:
             for c in s.clauses
             if grammar.footnote_owner(c.id) == clause
         ]
-    if clause.startswith("§") and clause[1:2].isdigit():  # «requirement 2.1.1» of a standard that numbers it V2.1.1
+    # «requirement 2.1.1» of a standard that numbers it V2.1.1; not a bare «1» («Level 1» is no chapter V1)
+    if clause.startswith("§") and clause[1:2].isdigit() and "." in clause:
         if verified := _clause_targets(meta, "V" + clause[1:]):
             return verified
     lone = f" {grammar.paragraph_id(1)}"
