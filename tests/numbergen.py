@@ -265,6 +265,9 @@ def schemes() -> list[Scheme]:
     cis += [(1, "Safeguard 1.2", "CIS Control 1 Safeguard 1.2"), (0, "CIS Control 2: Inventory of Software", "")]
     cis += [(1, "", "Control 2"), (1, "Safeguard 2.1", "safeguard 2.1")]
     principles = [(0, "Principles", ""), (1, "Principle 1:", "Principle 1"), (1, "Principle 2:", "principle 2")]
+    objectives = [(0, "Access Management", ""), (1, "Control Objective 1.1:", "Control Objective 1.1")]
+    objectives += [(1, "Control Objective 1.2:", "control objective 1.2"), (0, "Change Management", "")]
+    objectives += [(1, "Control Objective 2.1:", "Control Objective 2.1")]
     stages = [(0, "Порядок оценки", ""), (1, "Этап 1.", "Этап 1"), (1, "Этап 2.", "этап 2"), (1, "Этап 3 —", "Этап 3")]
     stages += [(0, "Порядок работ", ""), (1, "Шаг 1.1.", "Шаг 1.1"), (1, "Шаг 1.2.", "шаг 1.2")]
     # Families no rule names, read by their labels' shape and the evidence of a numbering (law.shapes): ATT&CK's
@@ -323,6 +326,7 @@ def schemes() -> list[Scheme]:
         _scheme("worded-steps", True, worded),
         _scheme("worded-controls", True, cis),
         _scheme("worded-principles", True, principles),
+        _scheme("worded-objectives", True, objectives),
         _scheme("worded-stages", False, stages),
         _scheme("terms", False, terms),
         _scheme("terms-en", True, en_terms),
@@ -419,6 +423,7 @@ def write_docx(scheme: Scheme, path: Path) -> Path:
 
 _DISPLAY_HEADINGS = frozenset(
     {"manual-steps", "worded-steps", "worded-principles", "worded-stages", "trust-criteria", "shape-levels"}
+    | {"worded-objectives"}
     | {"shape-modules", "shape-requirements", "shape-categories"}
 )
 _COLUMN_GUTTER = 24.0

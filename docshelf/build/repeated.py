@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from docshelf.law import grammar
+from docshelf.law.numbering import NAMED_ID
 from docshelf.records import Clause, SectionMeta
 
 _PART_KINDS = frozenset({"appendix", "annex", "prilozhenie", "razdel", "roman", "glava", "subappendix"})
@@ -105,7 +106,7 @@ def _renamed(cid: str, names: dict[str, str]) -> str:
 def _by_titles(records: Sequence[SectionMeta], places: list[int], label: str) -> dict[int, str]:
     """Places of a label named by a word («Step 1») told apart by the titles of the unnumbered sections they
     are in, one title a place: {section index: «title» label}; {} when the titles do not tell them apart."""
-    if not _WORD_NAMED.fullmatch(label) or any(records[n].clause for n in places):
+    if not NAMED_ID.fullmatch(label) or any(records[n].clause for n in places):
         return {}
     titles = {n: _PIECE.sub("", records[n].title) for n in places}  # «Removing the Agent (2/2)»: one of its pieces
     runs = _runs(places, [titles[n] for n in places])
@@ -115,7 +116,6 @@ def _by_titles(records: Sequence[SectionMeta], places: list[int], label: str) ->
 
 
 _PIECE = re.compile(r"\s*\(\d+/\d+\)$")
-_WORD_NAMED = re.compile(r"(?:[A-Z]{2,6} )?[^\W\d_]{2,16} \d{1,3}(?:\.\d{1,3}){0,2}")  # «Step 1», «Этап 2»
 
 
 def _home(homes: set[str], size: Counter[str]) -> str | None:

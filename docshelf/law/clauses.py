@@ -263,7 +263,7 @@ def _restarted_under_headings(clauses: list[Clause], heads: list[tuple[int, str]
     and again under «Removing the Agent»): each place spelled with its heading, ««Removing the Agent» Step 1»,
     and what is inside it too. A series printed once keeps its bare label whatever the converter saw as a
     heading (a PDF and a DOCX of one text give the same ids)."""
-    counts = Counter(c.id for c in clauses if _NAMED_LABEL.fullmatch(c.id))
+    counts = Counter(c.id for c in clauses if numbering.NAMED_ID.fullmatch(c.id))
     twice = [cid for cid, k in counts.items() if k > 1]
     if not twice:
         return clauses
@@ -335,8 +335,6 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
 
 _ITEM = g.ITEM
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
-# «Step 2», «CIS Control 3», «SR 1.1 RE 1»
-_NAMED_LABEL = re.compile(r"(?:[A-Z]{2,6} )?[^\W\d_]{2,16} \d{1,3}(?:\.\d{1,3}){0,2}(?: [^\W\d_]{2,16} \d{1,3})?")
 
 
 def _join_generic(parent: str, label: str, kind: str) -> str:
@@ -352,7 +350,7 @@ def _join_generic(parent: str, label: str, kind: str) -> str:
         if len(inner) >= 2 and inner[-2] == _ITEM:
             return f"{parent}.{label.removeprefix(_ITEM + ' ')}"
         return f"{parent} {label}".strip()
-    if _NAMED_LABEL.fullmatch(label):
+    if numbering.NAMED_ID.fullmatch(label):
         # «CIS Control 1 Safeguard 1.1»; under an unnumbered heading or none, the bare «Step 1» (one
         # restarting under each heading is spelled with it at the end: _restarted_under_headings); «SR 1.1 RE 1»
         # printed with its parent's label

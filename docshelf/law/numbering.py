@@ -111,11 +111,12 @@ _PAREN = re.compile(r"^\((\d{1,3}[A-Za-z]?|[a-z]{1,2}|[A-Z]|[ivx]{2,5}|[а-я])\
 _RPAREN = re.compile(r"^(\d{1,3}|[a-z]|[а-я]|[ivx]{2,5})\)" + _AFTER)
 # A named kind and its id: «TASK P-1», «Task M-3», «Step 2-1» (NIST RMF tasks), cited «Task P-1».
 _WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d{1,2})-(\d{1,3})(?=[\s:.,]|$)")
-# A label named by a word the document repeats with numbers that succeed each other: «Step 1:», «Principle 2.»,
-# «Safeguard 1.2», «CIS Control 3:», «Шаг 2.», «Этап 3 —»; cited as printed, «Step 2». Not the grammar's named
-# kinds (Article, Статья, Appendix …) nor a caption or a page line (Table 1, Рисунок 2, Page 3, Version 2).
+# A label named by a word (or two) the document repeats with numbers that succeed each other: «Step 1:», «Principle
+# 2.», «Control Objective 1.2:», «Safeguard 1.2», «CIS Control 3:», «Шаг 2.», «Этап 3 —»; cited as printed, «Step 2».
+# Not the grammar's named kinds (Article, Статья, Appendix …) nor a caption or a page line (Table 1, Рисунок 2, Page 3,
+# Version 2).
 _NAMED = re.compile(
-    r"^((?:[A-Z]{2,6} )?[A-ZА-ЯЁ][a-zа-яё]{2,15}|[A-ZА-ЯЁ]{2,15}) (\d{1,3}(?:\.\d{1,3}){0,2})"
+    r"^((?:[A-Z]{2,6} |[A-Z][a-z]{2,15} )?[A-ZА-ЯЁ][a-zа-яё]{2,15}|[A-ZА-ЯЁ]{2,15}) (\d{1,3}(?:\.\d{1,3}){0,2})"
     r"(?=[:.]?(?:\s+[A-ZА-ЯЁ«\"(]|\s*$)|\s+[—–-]\s)"
 )
 _NOT_NAMED = frozenset(
@@ -126,6 +127,10 @@ _NOT_NAMED = frozenset(
 )
 # «step n», «cis control n», «safeguard n.n»; «sr n.n re n»: a label printed after its parent's («SR 1.1 RE 1»)
 NAMED_STYLE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)? n(?:\.n)*(?: [^\W\d_]+ n(?:\.n)*)?")
+# The clause id of a word-named label: «Step 2», «CIS Control 3», «Control Objective 1.2», «SR 1.1 RE 1»
+NAMED_ID = re.compile(
+    r"(?:[A-Z]{2,6} |[A-Z][a-z]{2,15} )?[^\W\d_]{2,16} \d{1,3}(?:\.\d{1,3}){0,2}(?: [^\W\d_]{2,16} \d{1,3})?"
+)
 _ID_DASH = re.compile(r"^((?:[A-Z]{1,6}\.)*[A-Z]{1,6})-(\d{1,3})(?:\s?\((\d{1,3})\))?(?=[\s:.,]|$)")
 _LETTERS_NUMBERED = re.compile(r"^([A-Z]{1,3}\d{1,2})\.(\d{1,3})(?=[\s:]|$)")
 _ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
@@ -373,6 +378,7 @@ __all__ = [
     "CONTENTS_LINE",
     "CYRILLIC",
     "LATIN",
+    "NAMED_ID",
     "NAMED_STYLE",
     "PARAGRAPH_WORD",
     "PART_WORDS",
