@@ -303,6 +303,8 @@ def schemes() -> list[Scheme]:
     faq = [(0, "Questions", "")] + [(1, f"Q{k}.", f"Q{k}") for k in (1, 2, 3)]
     codes = [(0, "Меры защиты", "")] + [(1, f"М-{k:02d}", f"мера М-{k:02d}") for k in (1, 2, 3)]
     top10 = [(0, "The Top 10", "")] + [(1, f"A0{k}:2021 –", f"A0{k}:2021") for k in (1, 2, 3)]
+    # A catalogue's ids in the cells of one table, each with its statement («| T1059.001 The … |»)
+    techniques = [(0, "Execution techniques", "")] + [(1, f"T1059.00{k}", f"T1059.00{k}") for k in (1, 2, 3)]
     # Labels an amendment inserted after the one of their number: an act's «(1A)» and «12A», a framework's «1.3A».
     inserted = [(0, "PART 1 DUTIES", ""), (0, "1 Duty of care", ""), (1, "(1)", "s. 1(1)"), (1, "(1A)", "s. 1(1A)")]
     inserted += [(1, "(2)", "section 1(2)"), (0, "1A Power to issue guidance", ""), (1, "(1)", "section 1A(1)")]
@@ -323,6 +325,7 @@ def schemes() -> list[Scheme]:
         _scheme("shape-questions", True, faq),
         _scheme("shape-codes", False, codes),
         _scheme("shape-editions", True, top10),
+        _scheme("shape-table", True, techniques, table=True),
         _scheme("worded-steps", True, worded),
         _scheme("worded-controls", True, cis),
         _scheme("worded-principles", True, principles),

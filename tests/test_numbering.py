@@ -114,6 +114,16 @@ def test_a_citation_finer_than_any_clause_is_refused_with_its_place_in_the_tree(
     assert "Closest: п. 1.2, п. 1.2.1" in message  # the parent, then the siblings
 
 
+def test_a_shaped_label_the_document_lacks_is_refused_with_its_neighbours(generated_shelf: Path) -> None:
+    """«T1059.009» is read whole as a label of the document's numbering; no clause has it: the message says so and
+    lists its parent and siblings first."""
+    with pytest.raises(CitationError) as err:
+        cited.fetch_ref(generated_shelf, "GEN-shape-techniques-md T1059.009")
+    message = str(err.value)
+    assert "has no clause «T1059.009»" in message and "Closest: T1059, T1059.001, T1059.002" in message
+    assert verify.verify_quote(generated_shelf, "x " * 8, "GEN-shape-techniques-md T1059.009").verdict == "unknown_ref"
+
+
 def test_fetch_by_ref_returns_exactly_the_clause_with_its_span(generated_shelf: Path) -> None:
     got = cited.fetch_ref(generated_shelf, "GEN-cfr-paragraphs-md § 2.10(b)(1)")
     assert (got.clause, got.level) == ("§2.10(b)(1)", "clause")
@@ -231,6 +241,26 @@ def test_a_shape_heading_one_section_is_a_clause_by_its_successor_heading_the_ne
     ids = census(texts)
     got = [[c.id for c in section_clauses(t, "", english=True, known=known, census=ids)] for t in texts]
     assert got == [["V1.1"], ["V1.2"]]
+
+
+def test_a_catalogue_table_of_shaped_ids_is_clauses_and_counted() -> None:
+    """«| AC.L2-3.1.3 | Control the flow … |»: the id alone in its first cell, the statement in the next; a level
+    in the id changing between neighbours («AC.L1-3.1.2», «AC.L2-3.1.3») goes on with the series."""
+    from docshelf.build.addresses import printed_labels
+    from docshelf.law.clauses import section_clauses
+    from docshelf.records import SectionMeta
+
+    table = (
+        "## Access Control\n\n| Practice | Statement |\n|---|---|\n"
+        "| AC.L1-3.1.1 | Limit system access to authorized users and their processes. |\n"
+        "| AC.L1-3.1.2 | Limit system access to the transactions users may execute. |\n"
+        "| AC.L2-3.1.3 | Control the flow of information in accordance with approvals. |\n"
+    )
+    clauses = section_clauses(table, "", english=True)
+    assert [c.id for c in clauses] == ["AC.L1-3.1.1", "AC.L1-3.1.2", "AC.L2-3.1.3"]
+    record = SectionMeta("docs/m/001.md", "Access", clauses=tuple(clauses))
+    got = printed_labels([record], {record.path: table})
+    assert (got["printed"], got["addressed"]) == (3, 3)
 
 
 def test_a_shape_is_a_clause_only_by_the_evidence_of_a_numbering() -> None:

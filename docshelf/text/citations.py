@@ -34,6 +34,7 @@ from docshelf.text.labelpaths import (
     closest,
     doc_parts,
     numbered_heading,
+    one_label,
     point_of_subparagraph,
     restated,
     titled_heading,
@@ -328,6 +329,10 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         # An unnumbered manual's chapter or section, cited by its heading («Bv9ARM «Catalog Zones»»).
         targets = [Target(meta.id, s.path, "", 0, WHOLE) for s in titled]
         return Resolution(meta.id, "", "section", targets, others, [note] if note else [])
+    if problems and (label := one_label(rest)):
+        # «T1059.004» read whole as a label the document numbers by, but no clause has it: say so, and what is near
+        hint = closest(meta, label)
+        raise CitationError(f"{meta.id} has no clause «{label}» (read from {ref!r}).{hint or ' ' + cite_instead(meta)}")
     if problems:
         # «Article 1(3)»: the tree of the bracketed path, not of «Article 1» alone
         hint = closest(meta, rest.strip() if bracketed else clause) if clause else ""

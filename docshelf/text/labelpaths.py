@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from docshelf.law import grammar, numbering
 from docshelf.law.lexicon import name_forms
+from docshelf.law.shapes import GENERIC
 from docshelf.records import Clause, DocMeta, SectionMeta
 
 Place = tuple[SectionMeta, Clause]
@@ -50,6 +51,14 @@ def closest(meta: DocMeta, clause: str) -> str:
     spelled = difflib.get_close_matches(clause, ids, n=5, cutoff=0.5)
     close = list(dict.fromkeys(tree[:5] + spelled))[:5]
     return f" Closest: {', '.join(close)}." if close else ""
+
+
+def one_label(rest: str) -> str:
+    """The label a citation's clause part is, when it is one label read whole by its shape («T1059.004»,
+    «AC.L2-3.1.9»); "" otherwise (words, several labels, a family's label the grammar reads)."""
+    text = rest.strip()
+    labels = numbering.read_label(text)
+    return text if labels and labels[0].style.startswith(GENERIC) and labels[0].atom == text else ""
 
 
 def example(meta: DocMeta) -> str:
