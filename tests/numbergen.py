@@ -268,6 +268,7 @@ def schemes() -> list[Scheme]:
     objectives = [(0, "Access Management", ""), (1, "Control Objective 1.1:", "Control Objective 1.1")]
     objectives += [(1, "Control Objective 1.2:", "control objective 1.2"), (0, "Change Management", "")]
     objectives += [(1, "Control Objective 2.1:", "Control Objective 2.1")]
+    objectives += [(0, "Recommendations", ""), (1, "Rec. 1", "Rec. 1"), (1, "Rec. 2", "Rec 2")]
     stages = [(0, "Порядок оценки", ""), (1, "Этап 1.", "Этап 1"), (1, "Этап 2.", "этап 2"), (1, "Этап 3 —", "Этап 3")]
     stages += [(0, "Порядок работ", ""), (1, "Шаг 1.1.", "Шаг 1.1"), (1, "Шаг 1.2.", "шаг 1.2")]
     # Families no rule names, read by their labels' shape and the evidence of a numbering (law.shapes): ATT&CK's

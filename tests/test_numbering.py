@@ -261,6 +261,15 @@ def test_a_catalogue_table_of_shaped_ids_is_clauses_and_counted() -> None:
     record = SectionMeta("docs/m/001.md", "Access", clauses=tuple(clauses))
     got = printed_labels([record], {record.path: table})
     assert (got["printed"], got["addressed"]) == (3, 3)
+    # a row number before the id («| 2 | FR-A2 | The system …»)
+    numbered = "## Requirements\n\n| No. | ID | Requirement |\n|---|---|---|\n" + "".join(
+        f"| {k} | FR-A{k} | The system keeps journal number {k} for every account. |\n" for k in (1, 2, 3)
+    )
+    clauses = section_clauses(numbered, "", english=True)
+    assert [c.id for c in clauses] == ["FR-A1", "FR-A2", "FR-A3"]
+    record = SectionMeta("docs/m/002.md", "Requirements", clauses=tuple(clauses))
+    got = printed_labels([record], {record.path: numbered})
+    assert (got["printed"], got["addressed"]) == (3, 3)
 
 
 def test_a_shape_is_a_clause_only_by_the_evidence_of_a_numbering() -> None:

@@ -75,6 +75,8 @@ def _table_points(table: str, at: int, record: SectionMeta, placed: set[tuple[st
 def _shaped_row(row: str) -> Label | None:
     """The id a table row opens with when it is read by its shape and the row states something after it."""
     cells = [c.strip() for c in row.strip("|").split("|") if c.strip()]
+    while len(cells) > 1 and cells[0].rstrip(".").isdigit():
+        cells = cells[1:]  # a row number before the id («| 3 | REQ-003 | The system …»)
     label = next((x for x in block_labels(cells[0]) if is_series(x)), None) if cells else None
     if label is None or not label.style.startswith(GENERIC):
         return None

@@ -116,12 +116,13 @@ _WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d
 # Not the grammar's named kinds (Article, Статья, Appendix …) nor a caption or a page line (Table 1, Рисунок 2, Page 3,
 # Version 2).
 _NAMED = re.compile(
-    r"^((?:[A-Z]{2,6} |[A-Z][a-z]{2,15} )?[A-ZА-ЯЁ][a-zа-яё]{2,15}|[A-ZА-ЯЁ]{2,15}) (\d{1,3}(?:\.\d{1,3}){0,2})"
+    r"^((?:[A-Z]{2,6} |[A-Z][a-z]{2,15} )?[A-ZА-ЯЁ][a-zа-яё]{2,15}\.?|[A-ZА-ЯЁ]{2,15}) (\d{1,3}(?:\.\d{1,3}){0,2})"
     r"(?=[:.]?(?:\s+[A-ZА-ЯЁ«\"(]|\s*$)|\s+[—–-]\s)"
 )
 _NOT_NAMED = frozenset(
     "article section sec chapter part subpart appendix annex attachment schedule exhibit recital paragraph clause "
     "item point table figure fig page note example version revision edition volume vol issue draft release rfc "
+    "art para tab tbl "
     "статья глава раздел подраздел часть приложение пункт подпункт абзац таблица рисунок рис страница стр "
     "примечание пример версия редакция издание том выпуск форма".split()
 )
@@ -187,8 +188,8 @@ def _family_label(text: str) -> list[Label]:
         word, series, number = m.group(1).capitalize(), m.group(2), m.group(3)
         atom = f"{word} {series}-{number}"
         out.append(Label(m.group(0), f"{word} X-n", int(number), atom, f"{word} {series}", length=m.end()))
-    elif (m := _NAMED.match(text)) and m.group(1).split()[-1].casefold() not in _NOT_NAMED:
-        word, number = m.group(1), m.group(2)
+    elif (m := _NAMED.match(text)) and m.group(1).split()[-1].rstrip(".").casefold() not in _NOT_NAMED:
+        word, number = m.group(1).removesuffix("."), m.group(2)  # «Req. 1.2» is «Req 1.2» in an address
         parts = number.split(".")
         parent = f"{word} {'.'.join(parts[:-1])}" if len(parts) > 1 else ""
         style = f"{word.casefold()} " + ".".join("n" for _ in parts)
@@ -196,7 +197,7 @@ def _family_label(text: str) -> list[Label]:
         inner = _NAMED.match(rest.lstrip(" ")) if rest.startswith(" ") else None
         if (
             inner
-            and inner.group(1).casefold() not in _NOT_NAMED
+            and inner.group(1).rstrip(".").casefold() not in _NOT_NAMED
             and inner.group(1) != word
             and " " not in inner.group(1)
         ):

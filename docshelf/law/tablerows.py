@@ -25,7 +25,8 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
     for row in re.finditer(r"[^\n]+", table):
         if any(_TITLED_ID.match(c.strip()) for c in row.group(0).split("|")):
             stops.append(start + row.start())
-        for k, m in enumerate(c for c in re.finditer(r"[^|]+", row.group(0)) if c.group(0).strip()):
+        leading = True  # only row numbers so far («| 3 | REQ-003 | The system …»)
+        for m in (c for c in re.finditer(r"[^|]+", row.group(0)) if c.group(0).strip()):
             cell = m.group(0).strip()
             labels = [r for r in numbering.read_label(cell) if is_series(r)]
             if labels and (not stops or stops[-1] != start + row.start()):
@@ -33,8 +34,10 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
             # The id's own row says what it is («PR.AC-4: Access permissions are managed …»); a cell
             # holding only an id («AC-2») or a list of them («CA-1, CA-6, PM-10; SP 800-37» in a mapping
             # table) refers to them and is no clause of its own. A catalogue of ids no family rule names prints
-            # the id in its first cell and the statement in the next («| AC.L2-3.1.3 | Control the flow … |»).
-            shaped = k == 0 and bool(labels) and labels[0].style.startswith(GENERIC)
+            # the id in its first cell (after a row number, if any) and the statement in the next
+            # («| AC.L2-3.1.3 | Control the flow … |»).
+            shaped = leading and bool(labels) and labels[0].style.startswith(GENERIC)
+            leading = leading and cell.rstrip(".").isdigit()
             catalogue = shaped and len(_statement_words(row.group(0)[m.end() :])) >= ROW_WORDS
             if labels and len(_statement_words(cell[labels[0].length :])) < ROW_WORDS and not catalogue:
                 break
