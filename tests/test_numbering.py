@@ -365,3 +365,25 @@ def test_a_word_named_series_restarting_in_each_section_of_a_split_manual_is_tol
     ]
     same = [record(1, "Steps", ["Step 1"]), record(2, "Other", ["Note 1"]), record(3, "Steps", ["Step 1"])]
     assert qualify_repeated(same, english=True)[1] == [{"label": "Step 1", "places": 2, "as": []}]
+
+
+def test_items_enumerated_inside_a_paragraph_after_a_colon_are_clauses() -> None:
+    """«The operator shall: (a) keep …; (b) report …; and (c) train …» printed as one paragraph: each item is a
+    clause inside the paragraph's own («Article 1(1)(b)»; a law's «ст. 1 ч. 1 п. 2»); labels with no colon before
+    them, or out of order, are none."""
+    from docshelf.law.clauses import section_clauses
+    from docshelf.law.inline import inline_items
+
+    en = (
+        "## Article 1 Obligations\n\n1. The operator shall: (a) keep the register; (b) report every incident; "
+        "and (c) train its staff.\n\n2. The authority may see points (a) and (c) of paragraph 1.\n"
+    )
+    clauses = {c.id: en[c.start : c.end] for c in section_clauses(en, "Article 1", english=True)}
+    assert clauses["Article 1(1)(b)"] == "(b) report every incident; and"
+    assert clauses["Article 1(1)(c)"] == "(c) train its staff."
+    assert "Article 1(2)(a)" not in clauses
+    ru = "## Статья 1. Обязанности\n\n1. Оператор обязан: 1) вести реестр; 2) сообщать об инцидентах; 3) обучать.\n"
+    ids = [c.id for c in section_clauses(ru, "ст. 1")]
+    assert ids[-3:] == ["ст. 1 ч. 1 п. 1", "ст. 1 ч. 1 п. 2", "ст. 1 ч. 1 п. 3"]
+    assert inline_items("The list: (a) one thing, (c) another thing.") == []  # no successor in order
+    assert [x.atom for _a, _b, x in inline_items("It covers: (i) the first; (ii) the second.")] == ["i", "ii"]

@@ -16,6 +16,7 @@ from docshelf.law import heading_clauses, numbering, shapes, tablerows
 from docshelf.law import outline as outline_
 from docshelf.law.census import Census, id_like
 from docshelf.law.grammar import blank_editorial
+from docshelf.law.inline import inline_items
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
 
@@ -205,6 +206,7 @@ def section_clauses(
                     headed.holds_text()
                     owner = (stack[-1].id, stack[-1].start) if stack else (base, -1)
                     paragraphs.add(owner, start, numbering.trim_end(markdown, end))
+                    closed.extend(_inline(text, start, owner[0], kind, None))
                 continue
             depth, label = found
             close(depth, start)
@@ -248,6 +250,7 @@ def section_clauses(
                     seen.add(cid)
         if not heading:
             paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
+            closed.extend(_inline(text, start, cid, kind, reading))
     close(float("-inf"), len(markdown))
     closed.extend(headed.close(0, len(markdown)))
     known.update(outline.known)
@@ -384,6 +387,23 @@ class _Paragraphs:
                 continue
             out.extend(Clause(f"{key[0]} {g.paragraph_id(n)}", a, b) for n, (a, b) in enumerate(spans, start=1))
         return out
+
+
+def _inline(text: str, start: int, parent: str, kind: str, own: numbering.Label | None) -> list[Clause]:
+    """The items a paragraph enumerates after a colon («… shall: (a) keep …; (b) report …»), each a clause
+    inside the paragraph's own («Article 1(1)(b)», «ст. 1 ч. 1 п. 2»); none under no clause, or of the style
+    of the paragraph's own label (its run-in successors are read by :func:`law.outline.run_in`)."""
+    out: list[Clause] = []
+    for a, b, label in inline_items(text) if parent and not parent.startswith("«") else ():
+        if own is not None and label.style == own.style:
+            return []
+        named = _clause_of(f"{label.text} x", kind)  # the grammar's spelling: «1)» is «п. 1» of a law's part
+        spelled = named[1] if named else _generic(label, kind)
+        if spelled is None:
+            return []
+        cid = _join(parent, spelled, kind) if named else _join_generic(parent, spelled, kind)
+        out.append(Clause(cid, start + a, start + b))
+    return out
 
 
 def _enhancement(text: str, stack: list[outline_.Open]) -> tuple[float, str] | None:

@@ -200,6 +200,8 @@ def successor(label: Label) -> Label | None:
     elif style.strip("().") in {"a", "A", "я", "Я"} and value <= 26:
         alphabet = LATIN if style.strip("().").casefold() == "a" else CYRILLIC
         atom = alphabet[value - 1].upper() if style.strip("().").isupper() else alphabet[value - 1]
+    elif style.strip("().") in {"i", "I"} and value <= len(_ROMANS):  # «(ii)» after «(i)»
+        atom = _ROMANS[value - 1].upper() if style.strip("().") == "I" else _ROMANS[value - 1]
     else:
         return None
     printed = style.replace("1", atom, 1) if "1" in style else style.replace(style.strip("()."), atom, 1)
