@@ -387,3 +387,23 @@ def test_items_enumerated_inside_a_paragraph_after_a_colon_are_clauses() -> None
     assert ids[-3:] == ["ст. 1 ч. 1 п. 1", "ст. 1 ч. 1 п. 2", "ст. 1 ч. 1 п. 3"]
     assert inline_items("The list: (a) one thing, (c) another thing.") == []  # no successor in order
     assert [x.atom for _a, _b, x in inline_items("It covers: (i) the first; (ii) the second.")] == ["i", "ii"]
+
+
+def test_a_starred_footnote_belongs_to_the_clause_of_its_mark(tmp_path: Path) -> None:
+    """Older ConsultantPlus texts mark notes «<*>»: the note printed after п. 1.2 is п. 1.1's, where its mark
+    stands, not п. 1.2's second paragraph."""
+    text = (
+        "# Приказ об утверждении порядка\n\n## 1. Общие положения\n\n"
+        "1.1. Оператор обеспечивает защиту информации в соответствии с требованиями <*> настоящего порядка.\n\n"
+        "1.2. Оператор назначает ответственного за организацию обработки персональных данных.\n\n"
+        "--------------------------------\n\n"
+        "<*> Требования утверждены постановлением Правительства Российской Федерации от 1 ноября 2012 г.\n"
+    )
+    source = tmp_path / "order.md"
+    source.write_text(text, encoding="utf-8")
+    root = shelf.init(tmp_path / "shelf")
+    shelf.add(root, [source], DocOptions(source="", category="t", id="Приказ 5"), progress=lambda _m: None)
+    note = "Требования утверждены постановлением Правительства Российской Федерации от 1 ноября"
+    got = verify.verify_quote(root, note, "Приказ 5 п. 1.1")
+    assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "Приказ 5 п. 1.1 сноска 1")
+    assert verify.verify_quote(root, note, "Приказ 5 п. 1.2").verdict == "wrong_clause"

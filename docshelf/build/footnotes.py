@@ -27,7 +27,7 @@ from docshelf.law.numbering import CONTENTS_LINE
 from docshelf.law.outline import run_in
 from docshelf.records import Clause, SectionMeta
 
-_ANGLE = re.compile(r"^<(\d{1,3})>\s+\S")
+_ANGLE = re.compile(r"^<(\d{1,3}|\*{1,3})>\s+\S")  # «<1> …», and in older ConsultantPlus texts «<*> …», «<**> …»
 # «(1) OJ C 517, 22.12.2021, p. 56.»: an English act's notes (an EU regulation's), gathered after its
 # signatures or at a page's foot, their marks «Committee (1),» in the text. Only in an act, whose own labels
 # are «1.» paragraphs and «(a)» points; and even there a bracketed number is also a recital's label or a
@@ -60,6 +60,7 @@ class _Note:
     end: int
     angle: bool  # «<1>» (its mark is «<1>» too) or a bare number
     bracket: bool = False  # «(1) OJ C …»: its mark is «(1)» after a word
+    stars: bool = False  # «<*>», «<**>»: the number counts the stars
 
 
 def attach_footnotes(
@@ -160,7 +161,9 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool,
             if not (angle or bare):
                 continue
             if angle:
-                out.append(_Note(int(angle.group(1)), n, m.start(), m.end(), True))
+                mark = angle.group(1)
+                number = len(mark) if mark.startswith("*") else int(mark)
+                out.append(_Note(number, n, m.start(), m.end(), True, stars=mark.startswith("*")))
                 continue
             assert bare is not None
             value = int(bare.group(1))
@@ -232,7 +235,8 @@ def _mark(
                     if not only_glued or _glued(text, found.start("mark")):
                         return n, found.start("mark"), found.end("mark")
         return None
-    pattern = re.compile(rf"<{note.number}>" if note.angle else rf"\({note.number}\)(?=[\s.,;:)]|$)")
+    angled = "<" + ("*" * note.number if note.stars else str(note.number)) + ">"
+    pattern = re.compile(re.escape(angled) if note.angle else rf"\({note.number}\)(?=[\s.,;:)]|$)")
     for n, text, lo, hi in _windows(records, files, note, after):
         for m in pattern.finditer(text, lo, hi):
             if note.angle or _marks(text, m.start(), labels):

@@ -145,7 +145,7 @@ _DOTTED = re.compile(
 _INSERTED = re.compile(r"[A-Z](?=\s+[A-Z])")  # one capital after a number, then a title: an inserted label
 _SINGLE_DOT = re.compile(r"^(\d{1,3}|[a-zA-Zа-яА-Я]|[IVXivx]{2,5})\.(?=\s|[A-ZА-ЯЁ])")
 _BARE = re.compile(r"^(\d{1,2})\s+(?=[A-ZА-ЯЁ][a-zа-яё])")
-_FOOTNOTE = re.compile(r"^<(\d{1,3})>" + _AFTER)
+_FOOTNOTE = re.compile(r"^<(\d{1,3}|\*{1,3})>" + _AFTER)  # «<1>», «<*>» (ConsultantPlus)
 
 
 def read_label(text: str) -> list[Label]:
@@ -247,7 +247,9 @@ def _family_label(text: str) -> list[Label]:
             return []  # «U.S.», «e.g.»: an abbreviation, «10.IN-ADDR.ARPA.» a domain name, not «2.Текст»
         out.extend(_value_readings(m.group(1), "{}.", m.group(0), m.end(), glued=glued))
     elif m := _FOOTNOTE.match(text):
-        out.append(Label(m.group(0), "<n>", int(m.group(1)), m.group(1), length=m.end()))
+        mark = m.group(1)
+        value = len(mark) if mark.startswith("*") else int(mark)
+        out.append(Label(m.group(0), "<n>", value, mark, length=m.end()))
     elif m := _BARE.match(text):
         out.append(Label(m.group(1), "n", int(m.group(1)), m.group(1), length=m.end()))
     return [label for label in out if label.value > 0]
