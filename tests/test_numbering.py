@@ -407,3 +407,20 @@ def test_a_starred_footnote_belongs_to_the_clause_of_its_mark(tmp_path: Path) ->
     got = verify.verify_quote(root, note, "Приказ 5 п. 1.1")
     assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "Приказ 5 п. 1.1 сноска 1")
     assert verify.verify_quote(root, note, "Приказ 5 п. 1.2").verdict == "wrong_clause"
+
+
+def test_a_tables_numbered_rows_go_on_from_the_heading_above_them() -> None:
+    """PCI DSS prints its requirements «| 1.1.1 All security policies … | 1.1.1 Examine … |» under the heading
+    «1.1 Processes …»: the heading's «§1.1» is the rows' parent (spelled as a section, not as the bare «1.1»)."""
+    from docshelf.law.clauses import section_clauses
+
+    md = (
+        "# Requirement 1: Install and Maintain Network Security Controls\n\n"
+        "## 1.1 Processes and mechanisms are defined and understood.\n\n"
+        "| Defined Approach Requirements | Defined Approach Testing Procedures |\n|---|---|\n"
+        "| 1.1.1 All security policies are documented, kept up to date and in use. "
+        "| 1.1.1 Examine documentation and interview personnel. |\n"
+        "| 1.1.2 Roles and responsibilities are documented, assigned, and understood. "
+        "| 1.1.2 Examine documentation to verify that roles are documented. |\n"
+    )
+    assert [c.id for c in section_clauses(md, "", english=True)][-3:] == ["§1.1", "§1.1.1", "§1.1.2"]

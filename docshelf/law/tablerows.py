@@ -117,7 +117,7 @@ def row_points(table: str, start: int, known: set[str], *, english: bool, annexe
             continue
         label, after, own = point
         atom = f"{letter}.{label.atom}" if letter and label.atom[:1].isdigit() else label.atom
-        if atom == label.atom and label.parent not in known:
+        if atom == label.atom and not _placed(label.parent, known):
             continue
         if len(f"{after} {own}".split()) < ROW_WORDS:
             continue
