@@ -424,3 +424,14 @@ def test_a_tables_numbered_rows_go_on_from_the_heading_above_them() -> None:
         "| 1.1.2 Examine documentation to verify that roles are documented. |\n"
     )
     assert [c.id for c in section_clauses(md, "", english=True)][-3:] == ["§1.1", "§1.1.1", "§1.1.2"]
+
+
+def test_items_inside_a_paragraph_are_the_blocks_own_not_its_run_in_successors() -> None:
+    """«1. Resolution: (a) …; (b) …. 2. Validation …» run into one paragraph: (a) and (b) are item 1's, and (b)
+    ends where item 2 begins."""
+    from docshelf.law.clauses import section_clauses
+
+    md = "# Guide\n\n## 4.2 Steps\n\n1. Resolution: (a) the first thing; (b) the second thing. 2. Validation is done.\n"
+    got = {c.id: md[c.start : c.end] for c in section_clauses(md, "§4.2", english=True)}
+    assert got["§4.2 item 1(b)"] == "(b) the second thing."
+    assert got["§4.2 item 2"] == "2. Validation is done."

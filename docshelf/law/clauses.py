@@ -235,8 +235,10 @@ def section_clauses(
                 inner_depth = max(fit[0], inner_depth + 1)
                 outline.push(outline_.Open(inner_depth, cid, start, inner))
                 seen.add(cid)
+        own_id, own_end = cid, len(text)  # the block's own clause and where its run-in successors begin
         if reading is not None and (generic or (kind == "rfc" and g.is_section(label))):
             for offset, later in outline_.run_in(text, reading):  # «1. Resolution 2. Validation …»
+                own_end = min(own_end, offset)
                 spelled = _generic(later, kind)
                 if spelled is None:
                     break
@@ -250,7 +252,7 @@ def section_clauses(
                     seen.add(cid)
         if not heading:
             paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
-            closed.extend(_inline(text, start, cid, kind, reading))
+            closed.extend(_inline(text[:own_end], start, own_id, kind, reading))
     close(float("-inf"), len(markdown))
     closed.extend(headed.close(0, len(markdown)))
     known.update(outline.known)
