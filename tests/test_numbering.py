@@ -37,6 +37,9 @@ def test_a_label_is_read_in_any_scheme() -> None:
         "Step 2: Install the agent": ("step n", "Step 2", ""),  # a label named by a word the document repeats
         "Safeguard 1.2 Establish": ("safeguard n.n", "Safeguard 1.2", "Safeguard 1"),
         "Этап 3 — анализ": ("этап n", "Этап 3", ""),
+        "1.3A Virtualisation": ("n.n", "1.3A", "1"),  # inserted after 1.3 by an amendment
+        "4.2a The new clause": ("n.n", "4.2a", "4"),
+        "(1A) The duty": ("(1)", "1A", ""),
     }
     for text, (style, atom, parent) in spelled.items():
         first = read_label(text)[0]

@@ -137,12 +137,12 @@ _LETTERS_NUMBERED = re.compile(r"^([A-Z]{1,3}\d{1,2})\.(\d{1,3})(?=[\s:]|$)")
 _ALPHA_DOTTED = re.compile(r"^([A-ZА-Я]{1,6})\.(\d{1,3}(?:\.\d{1,3})*)(\.?)(?=\s|$|:|[A-ZА-ЯЁ])")
 # A multi-level number is followed by its text's first capital («6.1.1 Изложение»), never «3.5 мм».
 _DOTTED = re.compile(
-    r"^(\d{1,3}(?:\.\d{1,3})+)(\.?)(?=\s+[^\sa-zа-яё]|$|[A-ZА-ЯЁ]"
+    r"^(\d{1,3}(?:\.\d{1,3})+)(\.?)(?=\s+[^\sa-zа-яё]|$|[A-ZА-ЯЁ]|[a-z]\s+[A-Z]"
     # or a term defined in a standard's terms section, its words in lower case up to a colon or a dash:
     # «3.1 автоматизированная система; АС: Система …», «3.2 access control: means …» (not «3.5 мм толщина»)
     r"|\s+[a-zа-яё][^.:;\n]{0,80}?(?:[;,][^.:\n]{0,40})?(?::\s|\s[—–]\s))"
 )
-_INSERTED = re.compile(r"[A-Z](?=\s+[A-Z])")  # one capital after a number, then a title: an inserted label
+_INSERTED = re.compile(r"[A-Za-z](?=\s+[A-Z])")  # a letter after a number, then a title: an inserted label
 _SINGLE_DOT = re.compile(r"^(\d{1,3}|[a-zA-Zа-яА-Я]|[IVXivx]{2,5})\.(?=\s|[A-ZА-ЯЁ])")
 _BARE = re.compile(r"^(\d{1,2})\s+(?=[A-ZА-ЯЁ][a-zа-яё])")
 _FOOTNOTE = re.compile(r"^<(\d{1,3}|\*{1,3})>" + _AFTER)  # «<1>», «<*>» (ConsultantPlus)
