@@ -205,9 +205,9 @@ def test_a_label_no_family_rule_names_is_read_by_its_shape() -> None:
         "AC.L2-3.1.3 Control the flow": ("AC.L2-3.1.3", 3, "AC.L2-3.1.", "AC.L2-3.1"),
         "APP.1.1.A3 Use": ("APP.1.1.A3", 3, "APP.1.1.A", "APP.1.1"),  # not «APP.1.1» glued to «A3»
         "MASVS-STORAGE-1 The app": ("MASVS-STORAGE-1", 1, "MASVS-STORAGE-", "MASVS-STORAGE"),
-        "01.b Registration": ("01.b", 2, "01.", "01"),
+        "01.b Registration": ("01.b", 2, "01.", ""),  # a bare number is too common a container to be evidence
         "Q3. What is": ("Q3", 3, "Q", ""),
-        "1-2 The handbook": ("1-2", 2, "1-", "1"),
+        "1-2 The handbook": ("1-2", 2, "1-", ""),
         "М-01 Мера": ("М-01", 1, "М-", "М"),
         "A02:2021 – Cryptographic Failures": ("A02:2021", 2, "A", ""),
     }
@@ -438,3 +438,21 @@ def test_items_inside_a_paragraph_are_the_blocks_own_not_its_run_in_successors()
     got = {c.id: md[c.start : c.end] for c in section_clauses(md, "§4.2", english=True)}
     assert got["§4.2 item 1(b)"] == "(b) the second thing."
     assert got["§4.2 item 2"] == "2. Validation is done."
+
+
+def test_a_title_of_two_words_and_a_page_number_is_no_named_label() -> None:
+    """A contents line «Executive Summary 1 Part 1: Foundational Information» is a title and its page; «Control
+    Objective 1.1:» is a label because «Control Objective 1.2:» follows (and «2.1» once «1.x» is placed)."""
+    from docshelf.law.clauses import section_clauses
+
+    toc = "# Contents\n\nExecutive Summary 1 Part 1: Foundational Information\n\n4 1 Framing Risk 4\n"
+    assert [c.id for c in section_clauses(toc, "", english=True)] == []
+    md = (
+        "# Handbook\n\n## Access\n\nControl Objective 1.1: Access is restricted.\n\n"
+        "Control Objective 1.2: Access is reviewed.\n\n## Change\n\nControl Objective 2.1: Changes are approved.\n"
+    )
+    assert [c.id for c in section_clauses(md, "", english=True) if "Objective" in c.id] == [
+        "Control Objective 1.1",
+        "Control Objective 1.2",
+        "Control Objective 2.1",
+    ]

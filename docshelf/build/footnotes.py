@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from docshelf.build.addresses import contents_page
+from docshelf.build.repeated import part_of
 from docshelf.law import grammar, numbering
 from docshelf.law.grammar import blank_editorial
 from docshelf.law.numbering import CONTENTS_LINE
@@ -107,7 +108,7 @@ def attach_footnotes(
         last = note.number
         glued = _glued(blank_editorial(files.get(records[mark[0]].path, "")), mark[1])
         cursor = (mark[0], mark[2])  # the next mark stands after this one
-        owner = _innermost(records[mark[0]], mark[1])
+        owner = _innermost(records[mark[0]], mark[1], english)
         cid = grammar.footnote_id(owner, note.number, english=english)
         if cid in taken:
             continue
@@ -293,11 +294,12 @@ def _glued(text: str, at: int) -> bool:
     return at > 0 and not text[at - 1].isspace()
 
 
-def _innermost(section: SectionMeta, at: int) -> str:
-    """The deepest clause holding ``at``, a clause's paragraph («абз. 2») aside: a footnote is the clause's."""
+def _innermost(section: SectionMeta, at: int, english: bool) -> str:
+    """The deepest clause holding ``at``, a clause's paragraph («абз. 2») aside: a footnote is the clause's; under
+    no clause (a table's cell in an annex), the section's own or the part it is in («прил. 1»)."""
     inside = [c for c in section.clauses if c.start <= at < c.end and not _PARAGRAPH.search(c.id)]
     best = min(inside, key=lambda c: c.end - c.start, default=None)
-    return best.id if best is not None else section.clause
+    return best.id if best is not None else section.clause or part_of(section, english)
 
 
 def _stop_before(c: Clause, notes: list[Clause], text: str) -> Clause:

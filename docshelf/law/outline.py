@@ -103,11 +103,21 @@ class Outline:
             return self._level_of(label.style)  # «V1.2 …» heading the section after «V1.1 …»
         if label.style == "1." and f"1.#{label.value - 1}" in self.known:
             return self._level_of(label.style)  # paragraphs numbered through the document (guidelines' «23.»)
+        if label.first and self._lone_title(label) and not _follows(label, ahead):
+            return None  # «Executive Summary 1 Part 1: …» of a contents page: a title and its page, no series
         if label.first or (_follows(label, ahead) and label.style != "n"):
             # A list opens, or a new series at a level the style already holds (PR.DS-1 after PR.AC-7;
             # «(a)» again after «(1)» of «(b)»: a style keeps its level, it does not nest in itself).
             return self._level_of(label.style)
         return None
+
+    def _lone_title(self, label: Label) -> bool:
+        """A label named by two title words («Control Objective 1», «Executive Summary 1») that no label of its
+        words was placed before: its first value alone is no evidence of a series."""
+        words = label.atom.rsplit(" ", 1)[0]
+        if not NAMED_STYLE.fullmatch(label.style) or " " not in words or words.split()[0].isupper():
+            return False
+        return not any(k.startswith(f"{words} ") for k in self.known)
 
     def _shape_depth(self, label: Label, ahead: list[list[Label]]) -> float | None:
         """A label read by its shape is a label only by evidence: it succeeds the open label of its series

@@ -102,11 +102,14 @@ def near_series(a: str, b: str) -> bool:
 
 def _container(series: str) -> str:
     """The label a series nests under: «T1059.» → «T1059», «APP.1.1.A» → «APP.1.1»; none for «Q» or «NSEC3RSASHA»
-    (letters run into a number name no label before them)."""
+    (letters run into a number name no label before them), nor a bare number («6» of «6-15», a range in a table
+    of codes: a bare number is too common a label to be evidence)."""
     if series[-1] in ".-:":
-        return series[:-1]
-    head = series.rstrip("".join(_LETTERS) + "".join(_LETTERS).upper() + "ёЁйЙъЪыЫьЬ")
-    return head[:-1] if head and head[-1] in ".-:" else ""
+        head = series[:-1]
+    else:
+        head = series.rstrip("".join(_LETTERS) + "".join(_LETTERS).upper() + "ёЁйЙъЪыЫьЬ")
+        head = head[:-1] if head and head[-1] in ".-:" else ""
+    return head if any(ch.isalpha() for ch in head) else ""
 
 
 def _shape(text: str) -> str:
