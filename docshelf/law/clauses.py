@@ -393,10 +393,11 @@ class _Paragraphs:
 
 def _inline(text: str, start: int, parent: str, kind: str, own: numbering.Label | None) -> list[Clause]:
     """The items a paragraph enumerates after a colon («… shall: (a) keep …; (b) report …»), each a clause
-    inside the paragraph's own («Article 1(1)(b)», «ст. 1 ч. 1 п. 2»); none under no clause, or of the style
+    inside the paragraph's own («Article 1(1)(b)», «ст. 1 ч. 1 п. 2»); none under no clause or a part, or of the style
     of the paragraph's own label (its run-in successors are read by :func:`law.outline.run_in`)."""
     out: list[Clause] = []
-    for a, b, label in inline_items(text) if parent and not parent.startswith("«") else ():
+    # not under a part as a whole («Appendix B» of a glossary, whose definitions each enumerate their own «(i)»)
+    for a, b, label in inline_items(text) if parent and not parent.startswith(("«", *_PARTS)) else ():
         if own is not None and label.style == own.style:
             return []
         named = _clause_of(f"{label.text} x", kind)  # the grammar's spelling: «1)» is «п. 1» of a law's part
