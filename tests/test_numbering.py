@@ -456,3 +456,20 @@ def test_a_title_of_two_words_and_a_page_number_is_no_named_label() -> None:
         "Control Objective 1.2",
         "Control Objective 2.1",
     ]
+
+
+def test_a_quote_carrying_a_mark_is_proven_where_that_mark_stands(tmp_path: Path) -> None:
+    """The same words stand in п. 1.1 without a mark and in п. 1.2 with «<*>»: a quote copied with the mark and
+    cited by the document is proven at п. 1.2, not refused at the first place holding its words."""
+    text = (
+        "# Приказ о порядке\n\n## 1. Общие положения\n\n"
+        "1.1. Оператор выполняет требования по защите информации ежегодно и в срок.\n\n"
+        "1.2. Оператор выполняет требования по защите информации <*> в полном объёме.\n\n"
+        "<*> Требования утверждены постановлением Правительства Российской Федерации.\n"
+    )
+    source = tmp_path / "order.md"
+    source.write_text(text, encoding="utf-8")
+    root = shelf.init(tmp_path / "shelf")
+    shelf.add(root, [source], DocOptions(source="", category="t", id="Приказ 7"), progress=lambda _m: None)
+    got = verify.verify_quote(root, "Оператор выполняет требования по защите информации <*>", "Приказ 7")
+    assert (got.verdict, got.fetch_ref) == ("ok", "Приказ 7 п. 1.2")  # its one paragraph left: no «абз. 1»

@@ -16,6 +16,7 @@ superscript number the text layer set in the line. Pure.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -121,6 +122,9 @@ def attach_footnotes(
         # A bracketed note read as a paragraph label («Article 113(18)») is the note's, not a clause of its own.
         notes_at = {c.start for c in clauses}
         kept = tuple(_stop_before(c, clauses, text) for c in r.clauses if c.start not in notes_at or c.id == r.clause)
+        # A clause left with one paragraph once its note is taken out is its own «абз. 1», as the build numbers it
+        paragraphs = Counter(_PARAGRAPH.sub("", c.id) for c in kept if _PARAGRAPH.search(c.id))
+        kept = tuple(c for c in kept if not (_PARAGRAPH.search(c.id) and paragraphs[_PARAGRAPH.sub("", c.id)] < 2))
         out[n] = replace(r, clauses=tuple(sorted(kept + tuple(clauses), key=lambda c: (c.start, -c.end))))
     for n, spans in marks.items():
         out[n] = replace(out[n], extra={**out[n].extra, MARKS: sorted(spans)})

@@ -126,6 +126,22 @@ def _in_targets(root: Path, commit: str, targets: list[Target], fragments: list[
     return dropped
 
 
+def _where_marked(
+    root: Path, commit: str, targets: list[Target], fragments: list[str], removed: list[str]
+) -> tuple[Target, Spot] | None:
+    """A quote read past its marks is proven only where those very marks stand: of the places holding its words
+    (another clause, or the same words printed twice in one), the first that prints them."""
+    for t in targets:
+        law = law_text(root, commit, t.path)
+        lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
+        while (spot := locate(law.norm, law.blanked, fragments, lo, hi)).spans is not None:
+            fits = not spot.negation and not in_others_footnote(root, commit, t, law, spot.spans)
+            if fits and marks_agree(root, commit, (t, spot), removed):
+                return t, spot
+            lo = spot.spans[0][0] + 1
+    return None
+
+
 def _ok(root: Path, commit: str, t: Target, spans: list[tuple[int, int]]) -> QuoteCheck:
     law = law_text(root, commit, t.path)
     a, b, match = original(law, spans)
@@ -324,9 +340,11 @@ def verify_quote(root: Path, quote: str, ref: str, *, at: str | None = None, as_
         [r for r in _readings(without_marks(pattern, quote)) if r not in readings] if pattern and removed else []
     )
     for reading in readings + unmarked_readings:
-        spot = _in_targets(root, commit, _readable(root, commit, cited, reading), reading)
-        if spot is not None and reading in unmarked_readings and not marks_agree(root, commit, spot, removed):
-            spot = None
+        targets = _readable(root, commit, cited, reading)
+        if reading in unmarked_readings:
+            spot = _where_marked(root, commit, targets, reading, removed)
+        else:
+            spot = _in_targets(root, commit, targets, reading)
         if spot is not None and (here is None or not spot[1].negation):
             here, fragments = spot, reading
         if here is not None and not here[1].negation:
