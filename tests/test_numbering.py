@@ -390,6 +390,8 @@ def test_items_enumerated_inside_a_paragraph_after_a_colon_are_clauses() -> None
     assert ids[-3:] == ["ст. 1 ч. 1 п. 1", "ст. 1 ч. 1 п. 2", "ст. 1 ч. 1 п. 3"]
     assert inline_items("The list: (a) one thing, (c) another thing.") == []  # no successor in order
     assert [x.atom for _a, _b, x in inline_items("It covers: (i) the first; (ii) the second.")] == ["i", "ii"]
+    sentences = "The operator shall: (a) Keep the register. (b) Report every incident. (c) Train its staff."
+    assert [x.atom for _a, _b, x in inline_items(sentences)] == ["a", "b", "c"]  # each item a sentence of its own
 
 
 def test_a_starred_footnote_belongs_to_the_clause_of_its_mark(tmp_path: Path) -> None:

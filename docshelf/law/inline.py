@@ -4,7 +4,7 @@ and (c) train its staff», «Оператор обязан: 1) вести рее
 A PDF or a web page often prints a clause's items run into its paragraph, in lower case after a colon, where
 no label starts a block. They are labels all the same and cited so («Article 1(1)(b)», «ст. 1 ч. 1 п. 2»). A run
 is read only where the document makes it a numbering: after a colon or a dash, a first label («(a)», «1)»,
-«(i)», «а)»), then its successors in order, each after a «;» or «,» (and «and», «or», «и», «или»). A lone «(a)»
+«(i)», «а)»), then its successors in order, each after a «;», «,» or «.» (and «and», «or», «и», «или»). A lone «(a)»
 or labels out of order («see points (a) and (c)») are no items. Pure: text in, offsets out.
 """
 
@@ -16,7 +16,7 @@ from docshelf.law.numbering import Label, read_label
 from docshelf.law.outline import successor
 
 _OPENS = re.compile(r"[:—–]\s+")  # the colon (or dash) after which a list begins
-_BEFORE_NEXT = re.compile(r"[;,]\s+(?:(?:and|or|и|или|либо)\s+)?$")  # what stands before a later item
+_BEFORE_NEXT = re.compile(r"[;,.]\s+(?:(?:and|or|и|или|либо)\s+)?$")  # what stands before a later item
 _STYLES = frozenset({"(a)", "(1)", "(i)", "a)", "1)", "я)", "(я)", "i)"})
 _MIN_ITEMS = 2
 
