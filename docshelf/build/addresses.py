@@ -28,7 +28,7 @@ from docshelf.law.numbering import (
     full_label,
 )
 from docshelf.law.outline import predecessor
-from docshelf.law.shapes import GENERIC, near_series
+from docshelf.law.shapes import GENERIC
 from docshelf.law.tablerows import ROW_WORDS, is_series, row_point
 from docshelf.records import SectionMeta
 
@@ -56,8 +56,9 @@ def _table_points(table: str, at: int, record: SectionMeta, placed: set[tuple[st
     series («| AC-1 | Access Control Policy | NFO |») are another document's in a mapping table: not counted."""
     out: list[tuple[bool, str]] = []
     shaped = [(row, label) for row in re.finditer(r"[^\n]+", table) if (label := _shaped_row(row.group(0)))]
+    ids = Census.of([label for _row, label in shaped])
     for row, label in shaped:  # a catalogue of ids no family rule names: «| AC.L2-3.1.3 | Control the flow … |»
-        if any(_neighbours(label, other) for _r, other in shaped):
+        if ids.neighbour(label, -1) or ids.neighbour(label, 1):
             a, b = at + row.start(), at + row.end()
             out.append((any(a <= c.start < b for c in record.clauses), row.group(0).strip("| ")))
     for row in re.finditer(r"[^\n]+", table):
@@ -82,10 +83,6 @@ def _shaped_row(row: str) -> Label | None:
         return None
     words = [w for w in " ".join(cells[1:]).split() if any(ch.islower() for ch in w)]
     return label if len(words) >= ROW_WORDS else None
-
-
-def _neighbours(a: Label, b: Label) -> bool:
-    return a.style == b.style and abs(a.value - b.value) == 1 and near_series(a.parent, b.parent)
 
 
 def _own_letter(atom: str, record: SectionMeta, at: int) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from docshelf.law import grammar as g
 from docshelf.law import numbering, shapes
+from docshelf.law.census import Census
 from docshelf.law.shapes import GENERIC
 from docshelf.records import Clause
 
@@ -47,6 +48,7 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
                 break
     series = {(label.style, label.parent, label.value) for label, _a, _b in found}
     out: list[Clause] = []
+    ids = Census.of([label for label, _a, _b in found])  # a level in an id may change: «AC.L1-3.1.2», «AC.L2-3.1.3»
     for label, a, row_start in found:
         b = next((stop - 1 for stop in stops if stop > a), start + len(table.rstrip()))
         near = {(label.style, label.parent, label.value + d) for d in (-1, 1)}
@@ -55,7 +57,8 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
         before = re.sub(r"\d+$", str(label.value - 1), cid) if cid.endswith(str(label.value)) else ""
         if label.style.startswith(GENERIC):
             before = shapes.neighbour(label.parent, label.style, label.value - 1)
-        follows = label.first or near & series or before in taken or _near_shaped(label, found)
+        shaped = label.style.startswith(GENERIC) and (ids.neighbour(label, -1) or ids.neighbour(label, 1))
+        follows = label.first or near & series or before in taken or shaped
         if cid not in taken and row_start not in rows and follows:
             taken.add(cid)
             out.append(Clause(cid, a, b))
@@ -66,15 +69,6 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
 # A cell that names a group by its title and id: «Prepare the Organization (PO)», «Define Security
 # Requirements for Software Development (PO.1): Ensure that …».
 _TITLED_ID = re.compile(rf"^[A-Z][^()|:]{{2,120}}?\s{g.BRACKETED_ID}(?=:|\s*$)")
-
-
-def _near_shaped(label: numbering.Label, found: list[tuple[numbering.Label, int, int]]) -> bool:
-    """A label read by its shape whose neighbour the table prints, a level in the id changing between them
-    («AC.L1-3.1.2», «AC.L2-3.1.3»)."""
-    return label.style.startswith(GENERIC) and any(
-        x.style == label.style and abs(x.value - label.value) == 1 and shapes.near_series(x.parent, label.parent)
-        for x, _a, _b in found
-    )
 
 
 def _titled_ids(table: str, start: int, taken: set[str], ids: set[str]) -> list[Clause]:
