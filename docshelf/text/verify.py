@@ -20,6 +20,7 @@ import bisect
 import difflib
 import heapq
 import re
+from collections.abc import Iterator
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -114,14 +115,15 @@ def _in_targets(root: Path, commit: str, targets: list[Target], fragments: list[
     """The first target holding the quote without dropping a negation; else the first that drops one."""
     dropped: tuple[Target, Spot] | None = None
     for t in targets:
-        law = law_text(root, commit, t.path)
-        lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
-        spot = locate(law.norm, law.blanked, fragments, lo, hi)
-        if spot.spans is not None and in_others_footnote(root, commit, t, law, spot.spans):
+        found = next(_spots(root, commit, t, fragments), None)  # its first place in the target
+        if found is None:
+            continue
+        law, spot, spans = found
+        if in_others_footnote(root, commit, t, law, spans):
             continue  # a footnote printed inside the cited clause's span belongs to the clause of its mark
-        if spot.spans is not None and not spot.negation:
+        if not spot.negation:
             return t, spot
-        if spot.spans is not None and dropped is None:
+        if dropped is None:
             dropped = (t, spot)
     return dropped
 
@@ -132,14 +134,23 @@ def _where_marked(
     """A quote read past its marks is proven only where those very marks stand: of the places holding its words
     (another clause, or the same words printed twice in one), the first that prints them."""
     for t in targets:
-        law = law_text(root, commit, t.path)
-        lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
-        while (spot := locate(law.norm, law.blanked, fragments, lo, hi)).spans is not None:
-            fits = not spot.negation and not in_others_footnote(root, commit, t, law, spot.spans)
+        for law, spot, spans in _spots(root, commit, t, fragments):
+            fits = not spot.negation and not in_others_footnote(root, commit, t, law, spans)
             if fits and marks_agree(root, commit, (t, spot), removed):
                 return t, spot
-            lo = spot.spans[0][0] + 1
     return None
+
+
+_Place = tuple[LawText, Spot, list[tuple[int, int]]]
+
+
+def _spots(root: Path, commit: str, t: Target, fragments: list[str]) -> Iterator[_Place]:
+    """Each place inside the target's span that holds the quote's fragments, in reading order, with its spans."""
+    law = law_text(root, commit, t.path)
+    lo, hi = norm_range(law.norm, t.start, min(t.end, len(law.text)))
+    while (spans := (spot := locate(law.norm, law.blanked, fragments, lo, hi)).spans) is not None:
+        yield law, spot, spans
+        lo = spans[0][0] + 1
 
 
 def _ok(root: Path, commit: str, t: Target, spans: list[tuple[int, int]]) -> QuoteCheck:
