@@ -93,7 +93,7 @@ def _references(root: Path, commit: str, doc_id: str, text: str) -> tuple[Refere
 def _id_mentions(root: Path, commit: str, own: DocMeta, plain: str, taken: set[int]) -> list[Reference]:
     """The document's own ids its text names («AC-3», «T1059.001»): each that is a clause id of the document
     carrying its whole address, with its target."""
-    ids = _standalone_ids(own)
+    ids = _standalone_ids(root, commit, own.id)
     out: list[Reference] = []
     for m in _ID.finditer(plain):
         phrase = m.group(0).rstrip(".:")
@@ -110,14 +110,11 @@ def _id_mentions(root: Path, commit: str, own: DocMeta, plain: str, taken: set[i
     return out
 
 
-def _standalone_ids(meta: DocMeta) -> frozenset[str]:
+@lru_cache(maxsize=64)  # read once per document and commit, not once per section fetched
+def _standalone_ids(root: Path, commit: str, doc_id: str) -> frozenset[str]:
     """The clause ids of a document that carry their whole address: no space, a letter and a digit in them."""
-    return frozenset(
-        c.id
-        for s in meta.sections
-        for c in s.clauses
-        if " " not in c.id and _LETTER.search(c.id) and _DIGIT.search(c.id)
-    )
+    ids = (c.id for m in metas_at(root, commit) if m.id == doc_id for s in m.sections for c in s.clauses)
+    return frozenset(cid for cid in ids if " " not in cid and _LETTER.search(cid) and _DIGIT.search(cid))
 
 
 _LETTER = re.compile(r"[^\W\d_]")
