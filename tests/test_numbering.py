@@ -394,6 +394,15 @@ def test_items_enumerated_inside_a_paragraph_after_a_colon_are_clauses() -> None
     assert [x.atom for _a, _b, x in inline_items(sentences)] == ["a", "b", "c"]  # each item a sentence of its own
 
 
+def _one_document(tmp_path: Path, text: str, doc_id: str) -> Path:
+    """A shelf holding one Markdown document with ``text``."""
+    source = tmp_path / "doc.md"
+    source.write_text(text, encoding="utf-8")
+    root = shelf.init(tmp_path / "shelf")
+    shelf.add(root, [source], DocOptions(source="", category="t", id=doc_id), progress=lambda _m: None)
+    return root
+
+
 def test_a_starred_footnote_belongs_to_the_clause_of_its_mark(tmp_path: Path) -> None:
     """Older ConsultantPlus texts mark notes «<*>»: the note printed after п. 1.2 is п. 1.1's, where its mark
     stands, not п. 1.2's second paragraph."""
@@ -404,10 +413,7 @@ def test_a_starred_footnote_belongs_to_the_clause_of_its_mark(tmp_path: Path) ->
         "--------------------------------\n\n"
         "<*> Требования утверждены постановлением Правительства Российской Федерации от 1 ноября 2012 г.\n"
     )
-    source = tmp_path / "order.md"
-    source.write_text(text, encoding="utf-8")
-    root = shelf.init(tmp_path / "shelf")
-    shelf.add(root, [source], DocOptions(source="", category="t", id="Приказ 5"), progress=lambda _m: None)
+    root = _one_document(tmp_path, text, "Приказ 5")
     note = "Требования утверждены постановлением Правительства Российской Федерации от 1 ноября"
     got = verify.verify_quote(root, note, "Приказ 5 п. 1.1")
     assert (got.verdict, got.level, got.fetch_ref) == ("ok", "clause", "Приказ 5 п. 1.1 сноска 1")
@@ -469,9 +475,6 @@ def test_a_quote_carrying_a_mark_is_proven_where_that_mark_stands(tmp_path: Path
         "1.2. Оператор выполняет требования по защите информации <*> в полном объёме.\n\n"
         "<*> Требования утверждены постановлением Правительства Российской Федерации.\n"
     )
-    source = tmp_path / "order.md"
-    source.write_text(text, encoding="utf-8")
-    root = shelf.init(tmp_path / "shelf")
-    shelf.add(root, [source], DocOptions(source="", category="t", id="Приказ 7"), progress=lambda _m: None)
+    root = _one_document(tmp_path, text, "Приказ 7")
     got = verify.verify_quote(root, "Оператор выполняет требования по защите информации <*>", "Приказ 7")
     assert (got.verdict, got.fetch_ref) == ("ok", "Приказ 7 п. 1.2")  # its one paragraph left: no «абз. 1»
