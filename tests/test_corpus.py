@@ -101,8 +101,27 @@ def test_the_documents_own_contents_are_headings(metas: dict[str, dict[str, Any]
 
 
 def test_every_corpus_document_meets_the_strict_quality_floors(corpus_shelf: Path) -> None:
-    failing = {p.path for p in check.check(corpus_shelf, strict=True) if p.kind == "quality"}
-    assert failing == set()
+    failing = {p.path: p.message for p in check.check(corpus_shelf, strict=True) if p.kind == "quality"}
+    # The FedRAMP template's contents field was not updated after its text was renumbered and two headings were
+    # taken out: it lists «12.1. Applicable Laws» and «12.2. …», which stand only in the contents field of the
+    # .docx. The build keeps the text's numbers and says so; strict check fails it rather than pass it quietly.
+    fedramp = "docs/en-tech/fedramp-system-security-plan-template-v2-1/subindex.md"
+    assert set(failing) == {fedramp}
+    assert "12.1. Applicable Laws" in failing[fedramp] and "12.2. Applicable Standards" in failing[fedramp]
+
+
+def test_a_contents_page_not_updated_after_renumbering_is_no_map_of_headings(metas: dict[str, dict[str, Any]]) -> None:
+    """The FedRAMP template's contents lines («1. Information System Name/Title 13», no dot leaders) are the map's
+    entries, not its headings: the body's own headings are its sections (the body was filed under the last entry
+    before), under the numbers the body prints («4.1. Other Designated Contacts», listed «5.»), and ``add`` says
+    that the contents numbers them otherwise."""
+    meta = _meta(metas, "FedRAMP-System-Security-Plan-Template-v2.1.docx")
+    titles = [s["title"] for s in meta["sections"]]
+    assert "11. Minimum Security Controls (1/96)" in titles and "20. ATTACHMENT 9 - [CIS Workbook]" in titles
+    assert not any(t.endswith(" 444") for t in titles)  # a contents line's page number is no heading's
+    assert any(w.startswith("contents: the printed contents numbers 29 headings otherwise") for w in meta["warnings"])
+    clauses = {cid for s in meta["sections"] for cid, _a, _b in s["clauses"]}
+    assert {"§4.1", "AC-17", "AC-17(1)", "SI-3(1)"} <= clauses  # «Remote Access (AC-17)» heads its control
 
 
 def test_nist_list_items_do_not_take_chapter_ids(metas: dict[str, dict[str, Any]]) -> None:
@@ -366,7 +385,9 @@ def test_an_eu_acts_articles_are_its_sections_in_order_and_every_recital_a_claus
         runs = [c for i, c in enumerate(clauses) if i == 0 or clauses[i - 1] != c]
         assert runs == [f"Article {n}" for n in range(1, last + 1)], name
         said = [cid for s in meta["sections"] for cid, _a, _b in s["clauses"] if re.fullmatch(r"Recital \d+", cid)]
-        assert said == [f"Recital {n}" for n in range(1, recitals + 1)], name
+        # a recital the split cut between paragraphs goes on at the start of the next piece: one place, in order
+        runs = [cid for i, cid in enumerate(said) if i == 0 or said[i - 1] != cid]
+        assert runs == [f"Recital {n}" for n in range(1, recitals + 1)], name
 
 
 def test_footnotes_numbered_afresh_on_each_page_belong_to_the_recital_of_their_mark(corpus_shelf: Path) -> None:

@@ -478,3 +478,88 @@ def test_a_quote_carrying_a_mark_is_proven_where_that_mark_stands(tmp_path: Path
     root = _one_document(tmp_path, text, "Приказ 7")
     got = verify.verify_quote(root, "Оператор выполняет требования по защите информации <*>", "Приказ 7")
     assert (got.verdict, got.fetch_ref) == ("ok", "Приказ 7 п. 1.2")  # its one paragraph left: no «абз. 1»
+
+
+def test_a_word_named_series_goes_on_after_its_table_and_in_the_next_piece() -> None:
+    """NIST CSF «Tier 1: Partial» heads the table under it (a table does not end it), «Tier 3» goes on after «Tier 2»
+    a table closed, and «Step 7» in the next section goes on from «Step 6» placed before it."""
+    from docshelf.law.clauses import section_clauses
+
+    table = "| Risk Management | Process |\n|---|---|\n| not formalized | ad hoc |"
+    md = (
+        "# 2.0 Framework Basics\n\n> CSF · §2.0\n\nTier 1: Partial\n\n"
+        f"{table}\n\nTier 2: Risk Informed\n\n{table}\n\nmanaged informally.\n\n"
+        "Tier 3: Repeatable\n\nFormally approved.\n"
+    )
+    ids = {c.id: md[c.start : c.end] for c in section_clauses(md, "§2.0", english=True)}
+    assert ids["§2.0 Tier 1"].startswith("Tier 1: Partial") and ids["§2.0 Tier 1"].endswith("| ad hoc |")
+    assert ids["§2.0 Tier 3"] == "Tier 3: Repeatable\n\nFormally approved."
+    known = {"Step 5", "Step 6"}
+    nxt = "# 3.0 How to Use\n\n> CSF · §3.0\n\nStep 7: Implement Action Plan. The organization acts.\n"
+    assert "§3.0 Step 7" in {c.id for c in section_clauses(nxt, "§3.0", english=True, known=known)}
+    lone = "# 3.0 How to Use\n\n> CSF · §3.0\n\nStep 7: Implement Action Plan. The organization acts.\n"
+    assert "§3.0 Step 7" not in {c.id for c in section_clauses(lone, "§3.0", english=True)}  # no series leads to it
+
+
+def test_a_list_whose_first_item_runs_into_the_paragraph_before() -> None:
+    """RFC 4271 prints «Optional Attribute Status: 1) The DelayOpen …» and then «2) The DelayOpenTimer …» as a
+    paragraph of its own: item 1 starts inside the paragraph, after its colon."""
+    from docshelf.law.clauses import section_clauses
+
+    md = (
+        "# 8.1.5. BGP Message-Based Events\n\n> RFC 4271 · §8.1.5\n\nEvent 19: BGPOpen\n\n"
+        "Definition: An event is generated when a valid OPEN message has been received.\n\n"
+        "Optional Attribute Status: 1) The DelayOpen optional attribute SHOULD be set to FALSE.\n\n"
+        "2) The DelayOpenTimer SHOULD not be running.\n\nEvent 20: BGPOpen with DelayOpenTimer running\n\n"
+        "Definition: An event is generated when a valid OPEN message has been received.\n"
+    )
+    ids = {c.id: md[c.start : c.end] for c in section_clauses(md, "§8.1.5", english=True)}
+    assert ids["§8.1.5 Event 19 item 1"] == "1) The DelayOpen optional attribute SHOULD be set to FALSE."
+    assert ids["§8.1.5 Event 19 item 2"] == "2) The DelayOpenTimer SHOULD not be running."
+    assert "§8.1.5 Event 20" in ids
+    alone = md.replace("Optional Attribute Status: 1) The DelayOpen", "Optional Attribute Status: the DelayOpen")
+    assert "§8.1.5 Event 19 item 2" not in {c.id for c in section_clauses(alone, "§8.1.5", english=True)}
+
+
+def test_a_security_plans_control_headed_by_its_title_holds_its_parts() -> None:
+    """A FedRAMP template heads a control «Remote Access (AC-17)», its title first: the control holds its summary
+    table and its «AC-17 What is the solution …» up to its enhancement's heading."""
+    from docshelf.law.clauses import section_clauses
+
+    md = (
+        "# 13. Minimum Security Controls\n\n> SSP · §13\n\n# Remote Access (AC-17)\n\nThe organization:\n\n"
+        "| AC-17 | Control Summary Information |\n|---|---|\n| Responsible Role: |  |\n\n"
+        "AC-17 What is the solution and how is it implemented?\n\n# Control Enhancement AC-17 (1)\n\n"
+        "The information system monitors and controls remote access methods.\n"
+    )
+    ids = {c.id: md[c.start : c.end] for c in section_clauses(md, "§13", english=True)}
+    assert ids["AC-17"].startswith("# Remote Access (AC-17)")
+    assert ids["AC-17"].endswith("AC-17 What is the solution and how is it implemented?")
+    assert ids["AC-17(1)"].endswith("monitors and controls remote access methods.")
+
+
+def test_a_piece_of_a_section_cut_between_paragraphs_goes_on_with_the_clauses_left_open() -> None:
+    """A long section cut between paragraphs: the next piece opens inside the list the piece before left open
+    («2.» after «1.» of «c.»), not a new list under the section."""
+    from docshelf.law.clauses import section_clauses
+    from docshelf.law.outline import Open
+
+    first = (
+        "# 11. Minimum Security Controls (1/2)\n\n> SSP · §11\n\n# Malicious Code Protection (SI-3)\n\n"
+        "The organization:\n\na. Employs malicious code protection mechanisms at entry points;\n\n"
+        "b. Updates malicious code protection mechanisms whenever new releases are available;\n\n"
+        "c. Configures malicious code protection mechanisms to:\n\n1. Perform periodic scans of the system;\n"
+    )
+    second = (
+        "# 11. Minimum Security Controls (2/2)\n\n> SSP · §11\n\n"
+        "2. Block malicious code in response to malicious code detection; and\n\n"
+        "d. Addresses the receipt of false positives during malicious code detection.\n"
+    )
+    opened: list[Open] = []
+    ids_first = [c.id for c in section_clauses(first, "§11", english=True, carried=opened)]
+    assert "SI-3 item c.1" in ids_first and [o.id for o in opened][-1] == "SI-3 item c.1"
+    ids = {c.id: second[c.start : c.end] for c in section_clauses(second, "§11", english=True, carried=opened)}
+    assert ids["SI-3 item c.2"] == "2. Block malicious code in response to malicious code detection; and"
+    assert ids["SI-3 item d"].startswith("d. Addresses")
+    assert "SI-3" in ids and "§11 item 2" not in ids
+    assert [c.id for c in section_clauses(second, "§11", english=True)] == ["§11"]  # not carried: no list here

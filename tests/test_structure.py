@@ -483,3 +483,42 @@ def test_an_outline_of_numbered_paragraphs_is_no_map() -> None:
     source, entries = contents_entries(headings, ())
     assert source == "outline" and [e.number for e in entries] == ["1", "2", "3", "3.1"]
     assert paragraph_bookmarks(headings) == []
+
+
+def _word_contents_blocks() -> tuple[Block, ...]:
+    """A word processor's document whose contents field was not updated: contents lines without dot leaders,
+    and a body that numbers its headings otherwise («4.1. Other Contacts», listed «5.»)."""
+    contents = ["1. System Name 3", "2. System Owner 3", "3. Authorizing Official 4", "5. Other Designated Contacts 4"]
+    return (
+        Block("Table of Contents", bold=True, page=1),
+        *(Block(line, page=1) for line in contents),
+        Block("1. System Name", kind="heading", level=1, page=3),
+        Block("The system is named here.", page=3),
+        Block("2. System Owner", kind="heading", level=1, page=3),
+        Block("The owner is named here.", page=3),
+        Block("3. Authorizing Official", kind="heading", level=1, page=4),
+        Block("The official is named here.", page=4),
+        Block("3.1. Other Designated Contacts", kind="heading", level=2, page=4),
+        Block("Other contacts are named here.", page=4),
+    )
+
+
+def test_a_contents_page_without_leaders_lists_the_headings_and_is_none_of_them() -> None:
+    from docshelf.build.completeness import contents_blocks, contents_entries
+    from docshelf.build.docmap import find_map
+
+    blocks = _word_contents_blocks()
+    source, entries = contents_entries((), blocks)
+    assert source == "contents" and contents_blocks(blocks) == frozenset({1, 2, 3, 4})
+    _out, mapped, missing = find_map(blocks, entries, outline=False, contents=contents_blocks(blocks))
+    assert missing == []
+    # each entry found at the body's heading, not at its own contents line; the body's number stands
+    assert [(m.index, m.number, m.listed) for m in mapped] == [
+        (5, "1", ""),
+        (7, "2", ""),
+        (9, "3", ""),
+        (11, "3.1", "5"),
+    ]
+    # without the contents page's blocks set aside, the contents lines would be taken for the headings
+    _out, unaware, _missing = find_map(blocks, entries, outline=False)
+    assert [m.index for m in unaware][:3] == [1, 2, 3]

@@ -173,20 +173,34 @@ def _unique(entries: Iterable[ContentsEntry]) -> list[ContentsEntry]:
 
 def _printed_entries(blocks: tuple[Block, ...]) -> list[ContentsEntry]:
     """Entries of a printed contents page: dot-leader lines, or runs of ≥3 «N. Title  page» lines."""
-    lines = [ln.strip() for b in blocks[:600] if b.kind != "table" for ln in b.text.split("\n")]
     out: list[ContentsEntry] = []
-    run: list[tuple[str, int]] = []
-    for line in [*lines, ""]:
-        leader = _LEADER_LINE.match(line)
-        if leader or g.CONTENTS_NUMBERED.match(line):
+    for run in _contents_runs(blocks):
+        for _at, line in run:
+            leader = _LEADER_LINE.match(line)
             title = (leader.group("title") or leader.group("t2")) if leader else _NUMBERED_ENTRY_TAIL.sub("", line)
             page = _PRINTED_PAGE.search(line)
-            run.append((title.rstrip(" .…"), int(page.group(1)) if page else 0))
+            out.append(_entry(title.rstrip(" .…"), 0, int(page.group(1)) if page else 0))
+    return _unique(out)
+
+
+def contents_blocks(blocks: tuple[Block, ...]) -> frozenset[int]:
+    """The blocks of a printed contents page: its lines are the map's entries, never their headings (a Word
+    document's contents lines «1. Information System Name/Title 13» print no dot leaders and would otherwise
+    be found as the headings they list, the body filed under the last entry)."""
+    return frozenset(at for run in _contents_runs(blocks) for at, _line in run)
+
+
+def _contents_runs(blocks: tuple[Block, ...]) -> Iterable[list[tuple[int, str]]]:
+    """Runs of three or more printed contents lines in the document's first blocks, each line with its block."""
+    lines = [(n, ln.strip()) for n, b in enumerate(blocks[:600]) if b.kind != "table" for ln in b.text.split("\n")]
+    run: list[tuple[int, str]] = []
+    for n, line in [*lines, (-1, "")]:
+        if _LEADER_LINE.match(line) or g.CONTENTS_NUMBERED.match(line):
+            run.append((n, line))
             continue
         if len(run) >= 3:
-            out.extend(_entry(t, 0, p) for t, p in run)
+            yield run
         run = []
-    return _unique(out)
 
 
 def expected_clauses(outline: tuple[tuple[int, str, int], ...], blocks: tuple[Block, ...], english: bool) -> list[str]:

@@ -61,6 +61,7 @@ class Found:
     kind: str  # a grammar kind («num», «prilozhenie», «appendix», «statya» …) or «map» (no number)
     number: str
     rank: int
+    listed: str = ""  # the number the map gives, when the body prints another («5.» listed, «4.1.» printed)
 
 
 def _kind_of(title: str, number: str) -> tuple[str, str]:
@@ -130,7 +131,27 @@ def _match_at(blocks: Sequence[Block], keys: list[str], i: int, entry: ContentsE
     bare = key(_without_number(entry))
     if len(bare) >= 4 and _styled(blocks[i]) and _same(keys[i], bare):
         return 1  # the number is missing from the text layer; the map supplies it
+    if renumbered(blocks[i], entry):
+        return 1  # a word processor's contents field not updated: «5. Other Designated Contacts» is «4.1.» now
     return 0
+
+
+_RENUMBERED_KEY = 12  # a title this long is one heading, whatever number and level the contents gave it
+
+
+def renumbered(b: Block, entry: ContentsEntry) -> bool:
+    """The block is a heading with the entry's whole title under another number than the map's: the body
+    prints «4.1. Other Designated Contacts» where the contents page says «5.»; the body's number stands."""
+    bare = key(_without_number(entry))
+    own = read_label(b.text)
+    level = bool(own) and own[0].atom.count(".") == entry.number.count(".")  # «10.4.» in the contents, «9.4.» here
+    return (
+        bool(entry.number and own)
+        and len(bare) >= (_MIN_PREFIX if level else _RENUMBERED_KEY)
+        and _styled(b)
+        and key(_after_label(b.text)) == bare
+        and own[0].atom != entry.number
+    )
 
 
 def _styled(b: Block) -> bool:
@@ -144,17 +165,23 @@ def _in_window(b: Block, entry: ContentsEntry, offset: int | None) -> bool:
 
 
 def find_map(
-    blocks: tuple[Block, ...], entries: Sequence[ContentsEntry], *, outline: bool, start: int = 0
+    blocks: tuple[Block, ...],
+    entries: Sequence[ContentsEntry],
+    *,
+    outline: bool,
+    start: int = 0,
+    contents: frozenset[int] = frozenset(),
 ) -> tuple[tuple[Block, ...], list[Found], list[ContentsEntry]]:
     """Find the map's entries as headings, in order; returns the blocks (split headings joined), the
     headings found and the entries not found.
 
     ``outline`` says the entries' pages are physical pages (a PDF outline); a printed contents page
     numbers pages its own way, so the offset is learnt from the first entry found. ``start`` is
-    where the body begins (after a printed contents page).
+    where the body begins (after a printed contents page); ``contents`` are the blocks of the printed
+    contents page, which list the entries and are none of them.
     """
     work = list(blocks)
-    keys = [key(b.text) if _candidate(b) else "" for b in work]
+    keys = [key(b.text) if _candidate(b) and n not in contents else "" for n, b in enumerate(work)]
     offset: int | None = 0 if outline else None
     cursor = start
     spans: list[tuple[int, int, ContentsEntry]] = []
@@ -318,12 +345,13 @@ def _joined(
         text = " ".join(p.text.strip() for p in parts)
         head = parts[0].with_text(text) if n > 1 else parts[0]
         kind, number = _kind_of(text, "")
-        if kind == "map" or (kind == "num" and entry.number and number != entry.number):
+        moved = renumbered(head, entry)
+        if kind == "map" or (kind == "num" and entry.number and number != entry.number and not moved):
             kind, number = _kind_of(entry.title, entry.number)
-        found.append(Found(len(out), kind, number, level_rank[entry.level]))
+        found.append(Found(len(out), kind, number, level_rank[entry.level], entry.number if moved else ""))
         out.append(head)
         i += n
     return tuple(out), found, missing
 
 
-__all__ = ["MAP_RANK", "Found", "find_map", "key"]
+__all__ = ["MAP_RANK", "Found", "find_map", "key", "renumbered"]

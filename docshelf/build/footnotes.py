@@ -131,6 +131,27 @@ def attach_footnotes(
     return out, sum(len(clauses) for clauses in added.values())
 
 
+def notes_go_on(records: Sequence[SectionMeta], files: dict[str, str], continues: Sequence[bool]) -> list[SectionMeta]:
+    """A footnote cut mid-sentence where a piece ends goes on in the next piece (``continues[n]``: section ``n``
+    goes on from ``n - 1``): the text that piece opens with is the note's, not the clauses the piece before left
+    open («Recital 163» would hold the rest of its note 1, «… of the Council of» / «11 March 2009 on …»)."""
+    out = list(records)
+    for n in range(1, len(out)):
+        before, here = out[n - 1], out[n]
+        text = files.get(before.path, "").rstrip()
+        note = next((c for c in before.clauses if grammar.FOOTNOTE_ID.match(c.id) and c.end >= len(text)), None)
+        if not continues[n] or note is None or text.endswith((".", ";", ":", "!", "?", ")")):
+            continue
+        start = min((c.start for c in here.clauses if c.id != here.clause), default=0)
+        left = {c.id for c in before.clauses}
+        carried = [c for c in here.clauses if c.start == start and c.id != here.clause and c.id in left]
+        if carried:
+            kept = tuple(c for c in here.clauses if c not in carried)
+            joined = Clause(note.id, start, max(c.end for c in carried))
+            out[n] = replace(here, clauses=tuple(sorted((*kept, joined), key=lambda c: (c.start, -c.end))))
+    return out
+
+
 _NOTE_WORDS = 8  # a note that starts a series late says something; «2 BIND Resource Requirements» is a title
 _PAGE_AT_END = re.compile(r"[^\W\d]\s+\d{1,4}\s*$")
 _LEADERS = re.compile(r"(?:\.\s?){5,}\s*\d")  # dot leaders to a page number, inside a line of joined entries
@@ -332,4 +353,4 @@ def _without(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-__all__ = ["MARKS", "attach_footnotes"]
+__all__ = ["MARKS", "attach_footnotes", "notes_go_on"]

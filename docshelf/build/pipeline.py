@@ -16,6 +16,7 @@ from docshelf.build import quality, toc
 from docshelf.build.addresses import printed_labels
 from docshelf.build.clean import clean
 from docshelf.build.completeness import (
+    contents_blocks,
     contents_entries,
     contents_numbers,
     expected_clauses,
@@ -23,8 +24,8 @@ from docshelf.build.completeness import (
     numbering_problems,
     paragraph_bookmarks,
 )
-from docshelf.build.docmap import find_map
-from docshelf.build.footnotes import attach_footnotes
+from docshelf.build.docmap import Found, find_map
+from docshelf.build.footnotes import attach_footnotes, notes_go_on
 from docshelf.build.gist import gist
 from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
@@ -35,6 +36,7 @@ from docshelf.build.titles import document_title
 from docshelf.law import grammar
 from docshelf.law.census import Census, census
 from docshelf.law.clauses import printed_headings, section_clauses
+from docshelf.law.outline import Open
 from docshelf.law.repealed import OPENING_LINES, repeal_notice, stated_repeal
 from docshelf.model import Block
 from docshelf.records import Clause, DocMeta, SectionMeta, SourceFile
@@ -104,7 +106,8 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
             source=options.source,
         )
     map_source, entries = contents_entries(converted.outline, blocks)
-    blocks, mapped, unmapped = find_map(blocks, entries, outline=map_source == "outline")
+    printed = contents_blocks(blocks) if map_source == "contents" else frozenset()
+    blocks, mapped, unmapped = find_map(blocks, entries, outline=map_source == "outline", contents=printed)
     headings = find_headings(blocks, contents_numbers(converted.outline, blocks), mapped)
     stem = options.source.rsplit(".", 1)[0]
     title, title_source = document_title(
@@ -137,7 +140,10 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
     once = _headings_printed_once(sections)
     ids = census(s.markdown for s in sections)
     part = ""  # the annex or appendix the sections after its heading sit in, up to the next numbered one
+    opened: list[Open] = []  # the clauses a piece leaves open, for the piece that goes on from it
     for n, s in enumerate(sections):
+        if not s.continues:
+            opened.clear()
         part = s.clause if s.clause.startswith(grammar.PART_PREFIXES) else part if not s.clause else ""
         path = f"{base}/{s.slug}.md" if split else f"{base}.md"
         markdown = _with_breadcrumb(s, doc_id, english)
@@ -145,11 +151,24 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         preamble = first_article is not None and n < first_article
         heading = titles.get(n, "")
         record = _section_record(
-            path, s, markdown, english, known, preamble=preamble, title=heading, part=part, headings=once, census=ids
+            path,
+            s,
+            markdown,
+            english,
+            known,
+            preamble=preamble,
+            title=heading,
+            part=part,
+            headings=once,
+            census=ids,
+            carried=opened,
         )
         records.append(record)
     records, footnotes = attach_footnotes(records, files, english, act=act)
+    records = notes_go_on(records, files, [s.continues for s in sections])
     records, repeated = qualify_repeated(records, english)
+    # A contents page not updated after the text was renumbered: the text's own numbers are the addresses.
+    moved = {grammar.section_id(f.listed): grammar.section_id(f.number) for f in mapped if f.listed}
     meta = DocMeta(
         id=doc_id,
         title=title,
@@ -162,10 +181,11 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         options={"quality": options.quality, "split": options.split},
         edition=_edition(options.edition, stated_repeal(b.text for b in blocks[:OPENING_LINES])),
         section_data=tuple(records),
-        expected_clauses=tuple(expected_clauses(converted.outline, blocks, english)),
+        expected_clauses=tuple(moved.get(c, c) for c in expected_clauses(converted.outline, blocks, english)),
     )
     warnings = [
         *converted.warnings,
+        *_renumbered_warning([f for f in mapped if f.listed]),
         *(f"completeness: {c} is announced by the document's contents but not found" for c in missing_clauses(meta)),
         *(f"numbering: {p}" for p in numbering_problems(meta)),
     ]
@@ -187,6 +207,16 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         files.update(toc.render_subindexes(meta))
     files[f"{base}.meta.json"] = meta.dumps()
     return BuiltDoc(doc_id, title, category, slug, files, meta)
+
+
+def _renumbered_warning(moved: Sequence[Found]) -> list[str]:
+    if not moved:
+        return []
+    shown = ", ".join(f"«{f.listed}» is «{f.number}»" for f in moved[:3])
+    return [
+        f"contents: the printed contents numbers {len(moved)} headings otherwise than the text ({shown}); the "
+        "text's numbers are the addresses. Update the contents field of the source if it is a word processor's."
+    ]
 
 
 def _with_breadcrumb(s: Section, doc_id: str, english: bool) -> str:
@@ -255,6 +285,7 @@ def _section_record(
     part: str = "",
     headings: frozenset[str] = frozenset(),
     census: Census | None = None,
+    carried: list[Open] | None = None,
 ) -> SectionMeta:
     annex = next(
         (grammar.annex_id(m.group(1)) for g in reversed(s.groups) if (m := grammar.ANNEX_HEADING.match(g))), ""
@@ -273,6 +304,7 @@ def _section_record(
             part=part,
             headings=headings,
             census=census,
+            carried=carried,
         )
     )
     return SectionMeta(

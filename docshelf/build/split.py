@@ -32,6 +32,7 @@ class Section:
     numbers: tuple[str, ...] = field(default=())  # part/point numbers at paragraph starts
     slug_hint: str = ""  # text to build the slug from when the title alone would not tell pieces apart
     part: str = ""  # the document approved by the act this section belongs to («Требования»), if any
+    continues: bool = False  # a later piece of a section cut between paragraphs: it goes on from the one before
 
 
 @dataclass
@@ -200,7 +201,9 @@ def _pieces(
                     prefix = grammar.EN_PARAGRAPHS if english else grammar.PART
                 label = _range_label(chunk, prefix)
             label = label or f"{n + 1}/{len(chunks)}"
-            section = replace(section, title=f"{section.title} ({label})", slug_hint=f"{section.title[:32]} {label}")
+            section = replace(
+                section, title=f"{section.title} ({label})", slug_hint=f"{section.title[:32]} {label}", continues=n > 0
+            )
         out.append(section)
     return out
 

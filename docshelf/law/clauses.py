@@ -16,7 +16,7 @@ from docshelf.law import heading_clauses, numbering, shapes, tablerows
 from docshelf.law import outline as outline_
 from docshelf.law.census import Census, id_like
 from docshelf.law.grammar import blank_editorial
-from docshelf.law.inline import inline_items
+from docshelf.law.inline import inline_items, opened_before
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
 
@@ -44,6 +44,7 @@ def section_clauses(
     part: str = "",
     headings: frozenset[str] | None = None,
     census: Census | None = None,
+    carried: list[outline_.Open] | None = None,
 ) -> list[Clause]:
     """Every clause inside one section's Markdown, outermost first, with spans into that text.
 
@@ -62,7 +63,10 @@ def section_clauses(
     document; an unnumbered one inside an unnumbered English section (a manual's chapter kept in one file)
     is a clause cited by its title, ««Configuring Storage»», up to the next heading of its level or above
     (by default, the headings printed once in this text). ``census``: the id labels the whole document prints
-    (:mod:`law.census`), the evidence a label read by its shape may find in another section.
+    (:mod:`law.census`), the evidence a label read by its shape may find in another section. ``carried``: the
+    clauses the piece before left open, when this section is a later piece of one cut between paragraphs
+    (``Section.continues``): they go on at this piece's first text («2.» of a control's list after «1.» in
+    the piece before); the list is replaced by the clauses this piece leaves open.
     """
     kind = heading_clauses.section_kind(section_clause, english, markdown)
     titled = f"«{title}»" if title and english and not section_clause else ""  # holds its list items
@@ -82,10 +86,15 @@ def section_clauses(
     headed = TitledHeadings(markdown)
     heads: list[tuple[int, str]] = []  # where each heading starts, with its title when it has no number
     id_headings: set[int] = set()  # where a heading opening with an id label («V2.1 …», «T1059 …») starts
+    body = next((a for text, a, _b in blocks if not text.startswith(("#", ">"))), len(markdown))
+    resumed = {(o.id, body) for o in carried or ()}  # their paragraphs were counted in the piece before
+    for o in carried or ():
+        outline.push(outline_.Open(o.depth, o.id, body, o.label))
 
     def close(depth: float, at: int) -> None:
         for o in outline.close(depth):
-            closed.append(Clause(o.id, o.start, numbering.trim_end(markdown, at)))
+            if (end := numbering.trim_end(markdown, at)) > o.start:  # a carried clause the piece's first label ends
+                closed.append(Clause(o.id, o.start, end))
 
     for n, (text, start, end) in enumerate(blocks):
         heading = _HEADING.match(text)
@@ -183,6 +192,13 @@ def section_clauses(
                     found = (outline.depth_of(reading, found[0]), found[1])
             elif found is None and kind != "law" and readings[n]:
                 fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
+                if fit is None and n and (first := _first_run_in(blocks[n - 1], readings[n])):
+                    # «Status: 1) The DelayOpen …» then «2) The DelayOpenTimer …»: the list began in the paragraph
+                    if (opening := outline.fit([first[1]], [readings[n]])) and (spelled := _generic(first[1], kind)):
+                        parent = next((o.id for o in reversed(stack) if o.depth < opening[0]), base) or titled
+                        cid = _join_generic(parent or section_clause, spelled, kind)
+                        outline.push(outline_.Open(opening[0], cid, first[0], first[1]))
+                        fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
                 spelled = _generic(fit[1], kind) if fit else None
                 parent = next((o.id for o in reversed(stack) if fit and o.depth < fit[0]), base)
                 parent = parent or section_clause or titled
@@ -192,6 +208,8 @@ def section_clauses(
                 # A list restarting under the same title gets no second «‹title› item 1».
                 if fit and spelled and joined and not (parent == titled and joined.startswith("«") and joined in seen):
                     reading, found, generic = fit[1], (fit[0], spelled), True
+                    if numbering.NAMED_STYLE.fullmatch(fit[1].style) and _title_line(text[fit[1].length :]):
+                        id_headings.add(start)  # «Tier 1: Partial» on its own line heads the table under it
             if found is None and kind == "order" and g.APPROVAL_STAMP.match(text.replace("*", "")):
                 close(float("-inf"), start)  # «Утверждены постановлением …» ends the act's last point
                 continue
@@ -205,7 +223,8 @@ def section_clauses(
                 if not g.is_editorial(text):
                     headed.holds_text()
                     owner = (stack[-1].id, stack[-1].start) if stack else (base, -1)
-                    paragraphs.add(owner, start, numbering.trim_end(markdown, end))
+                    if owner not in resumed:
+                        paragraphs.add(owner, start, numbering.trim_end(markdown, end))
                     closed.extend(_inline(text, start, owner[0], kind, None))
                 continue
             depth, label = found
@@ -253,6 +272,8 @@ def section_clauses(
         if not heading:
             paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
             closed.extend(_inline(text[:own_end], start, own_id, kind, reading))
+    if carried is not None:
+        carried[:] = outline.stack
     close(float("-inf"), len(markdown))
     closed.extend(headed.close(0, len(markdown)))
     known.update(outline.known)
@@ -281,6 +302,24 @@ def _restarted_under_headings(clauses: list[Clause], heads: list[tuple[int, str]
 
 
 _AHEAD = 40  # blocks looked ahead for a label's successor
+_TITLE_WORDS = 8
+
+
+def _first_run_in(before: tuple[str, int, int], readings: list[numbering.Label]) -> tuple[int, numbering.Label] | None:
+    """Where the block before (a paragraph) holds the first item of a list a reading here goes on, after a colon."""
+    text, start, _end = before
+    if text.startswith(("#", "|", ">")):
+        return None
+    found = next((hit for r in readings if (hit := opened_before(text, r))), None)
+    return (start + found[0], found[1]) if found else None
+
+
+def _title_line(text: str) -> bool:
+    """What follows a label is a title, not a sentence: one short line with no full stop at its end."""
+    words = text.replace("*", "").split()
+    return "\n" not in text.strip() and 0 < len(words) <= _TITLE_WORDS and not text.rstrip().endswith((".", ";", ","))
+
+
 _PARTS = g.PART_PREFIXES  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
 

@@ -43,6 +43,20 @@ def inline_items(text: str) -> list[tuple[int, int, Label]]:
     return []
 
 
+def opened_before(text: str, label: Label) -> tuple[int, Label] | None:
+    """The first item of ``label``'s list when it runs into the paragraph before, after a colon, and ``label``
+    (its second) opens a block of its own («Optional Attribute Status: 1) The DelayOpen …» then «2) The
+    DelayOpenTimer …»): the first item's offset in ``text`` and its label; None when ``text`` ends no such run."""
+    if label.value != 2 or inline_items(text):
+        return None
+    for opened in reversed(list(_OPENS.finditer(text))):
+        first = next((x for x in read_label(text[opened.end() :]) if x.first and x.style == label.style), None)
+        nxt = successor(first) if first is not None else None
+        if first is not None and nxt is not None and (nxt.atom, nxt.parent) == (label.atom, label.parent):
+            return opened.end(), first
+    return None
+
+
 def _next_item(text: str, printed: str, after: int) -> int:
     """Where ``printed`` next stands as an item (after «;» or «,»), -1 when it does not."""
     at = text.find(printed, after)
@@ -59,4 +73,4 @@ def _trim(text: str, end: int) -> int:
     return end
 
 
-__all__ = ["inline_items"]
+__all__ = ["inline_items", "opened_before"]

@@ -101,6 +101,8 @@ class Outline:
             return self._level_of(label.style)  # a series of ids goes on from an earlier section (TASK P-3)
         if LETTERS_NUMBERED_STYLE.fullmatch(label.style) and f"{label.parent}.{label.value - 1}" in self.known:
             return self._level_of(label.style)  # «V1.2 …» heading the section after «V1.1 …»
+        if NAMED_STYLE.fullmatch(label.style) and predecessor(label) in self.known:
+            return self._level_of(label.style)  # «Tier 3» after «Tier 2» its table closed; «Step 7» in the next piece
         if label.style == "1." and f"1.#{label.value - 1}" in self.known:
             return self._level_of(label.style)  # paragraphs numbered through the document (guidelines' «23.»)
         if label.first and self._lone_title(label) and not _follows(label, ahead):

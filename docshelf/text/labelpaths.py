@@ -291,7 +291,15 @@ def point_of_subparagraph(meta: DocMeta, rest: str) -> tuple[list[Place], list[s
     if m is None:
         return None
     places, ids = address_places(meta, f"{rest[: m.start()]} {rest[m.end() :]}")
-    return (places, ids, m.group(0).strip(" ,")) if len(ids) == 1 and len(places) == 1 else None
+    return (places, ids, m.group(0).strip(" ,")) if len(ids) == 1 and _one_place(meta, places) else None
+
+
+def _one_place(meta: DocMeta, places: list[Place]) -> bool:
+    """The places are one clause: one place, or one a section in consecutive pieces of a section cut between
+    paragraphs (the clause goes on into the next piece)."""
+    order = {s.path: n for n, s in enumerate(meta.sections)}
+    at = [order[s.path] for s, _c in places]
+    return bool(at) and at == list(range(at[0], at[0] + len(at)))
 
 
 def _compact(text: str) -> str:
