@@ -563,3 +563,41 @@ def test_a_piece_of_a_section_cut_between_paragraphs_goes_on_with_the_clauses_le
     assert ids["SI-3 item d"].startswith("d. Addresses")
     assert "SI-3" in ids and "§11 item 2" not in ids
     assert [c.id for c in section_clauses(second, "§11", english=True)] == ["§11"]  # not carried: no list here
+
+
+def test_a_controls_items_run_into_the_paragraphs_before_are_read_back_to_the_first() -> None:
+    """SP 800-53's text layer runs a control's items into its paragraphs: «Control: The organization: a. Develops …»,
+    bullets, «…; b. Distributes …; c. …; d. Reviews …;» and then «e. Revises …» as a block. Read back from «e.» to
+    «a.», each item is a clause; a run-in heading inside the block («Supplemental Guidance:») ends the list, so the
+    enhancement «(1)» after it is the control's."""
+    from docshelf.law.clauses import section_clauses
+
+    md = (
+        "# CP-2 CONTINGENCY PLAN\n\n> SP 800-53 · CP-2\n\n"
+        "Control: The organization: a. Develops a contingency plan for the information system that:\n\n"
+        "- Identifies essential missions and business functions;\n\n"
+        "- Is reviewed and approved by designated officials; b. Distributes copies of the contingency plan; "
+        "c. Coordinates contingency planning activities; d. Reviews the contingency plan;\n\n"
+        "e. Revises the contingency plan; and f. Communicates contingency plan changes. Supplemental Guidance: "
+        "Contingency planning is addressed.\n\n(1) The organization coordinates contingency plan development.\n"
+    )
+    ids = {c.id: md[c.start : c.end] for c in section_clauses(md, "CP-2", english=True)}
+    assert ids["CP-2 item a"].startswith("a. Develops") and ids["CP-2 item a"].endswith("designated officials;")
+    assert ids["CP-2 item c"] == "c. Coordinates contingency planning activities;"
+    assert ids["CP-2 item f"] == "f. Communicates contingency plan changes."
+    assert ids["CP-2(1)"] == "(1) The organization coordinates contingency plan development."
+    # without the list's first item after a colon, «e.» has nothing to go on from
+    lone = md.replace("The organization: a. Develops", "The organization develops")
+    assert "CP-2 item e" not in {c.id for c in section_clauses(lone, "CP-2", english=True)}
+
+
+def test_a_roman_item_glued_to_its_word_is_read_and_a_measure_is_no_label() -> None:
+    """The EU AI Act's print loses the space after «(iii)» («(iii)any known …»): a roman numeral of two letters or more
+    glued to a small letter is still the label; a single letter is not («(s)he»). «0.046 Signatures per second» is a
+    measure, not a label, while ISO's «0.1 General» is one."""
+    assert [(x.style, x.atom, x.glued) for x in read_label("(iii)any known or foreseeable circumstance")] == [
+        ("(i)", "iii", True)
+    ]
+    assert read_label("(s)he shall") == []
+    assert read_label("0.046 Signatures per second:") == []
+    assert [x.atom for x in read_label("0.1 General")] == ["0.1"]

@@ -119,7 +119,10 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
         found = [m for m, _labels in read[r.path]]
         if contents_page([m.group(0) for m in found]):
             continue
-        for m, readings in read[r.path]:
+        listing = _contents_lines([m.group(0) for m in found])
+        for k, (m, readings) in enumerate(read[r.path]):
+            if k in listing:
+                continue  # a printed contents page inside a longer section: its lines list labels, they are none
             if m.group(0).startswith("|"):
                 rows = _table_points(m.group(0), m.start(), r, placed)
                 printed += len(rows)
@@ -161,6 +164,16 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
         "glued": glued,
         "gaps": gaps[:_SHOWN_GAPS],
     }
+
+
+_NEAR_LEADERS = 2  # blocks either side of a dot-leader line that belong to the same contents page
+
+
+def _contents_lines(blocks: Sequence[str]) -> set[int]:
+    """The blocks of a printed contents page kept in a longer section: dot-leader lines and the lines among them
+    (a chapter's «5 Advanced DNS Features 111» between its sections' leader lines)."""
+    leaders = [k for k, b in enumerate(blocks) if CONTENTS_LINE.search(b)]
+    return {k for at in leaders for k in range(at - _NEAR_LEADERS, at + _NEAR_LEADERS + 1)}
 
 
 def _read_blocks(text: str) -> list[tuple[re.Match[str], list[Label]]]:

@@ -212,8 +212,8 @@ def _range_label(chunk: list[Item], prefix: str) -> str:
     # an article's parts (paragraphs) are «N.»
     pattern = grammar.PART_DOT if prefix in (grammar.PART, grammar.EN_PARAGRAPHS) else grammar.PART_NUMBER
     numbers = [m.group(1) for _, b in chunk if (m := pattern.match(b.text))]
-    if not numbers:
-        return ""
+    if not numbers or (prefix == grammar.SECTION and not all("." in n for n in numbers)):
+        return ""  # «1.», «2.» of an English section are its list's items, not sections «§1–2»
     return grammar.range_label(prefix, numbers[0], numbers[-1])
 
 

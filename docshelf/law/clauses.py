@@ -16,7 +16,7 @@ from docshelf.law import heading_clauses, numbering, shapes, tablerows
 from docshelf.law import outline as outline_
 from docshelf.law.census import Census, id_like
 from docshelf.law.grammar import blank_editorial
-from docshelf.law.inline import inline_items, opened_before
+from docshelf.law.inline import inline_items, run_before
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
 
@@ -90,6 +90,12 @@ def section_clauses(
     resumed = {(o.id, body) for o in carried or ()}  # their paragraphs were counted in the piece before
     for o in carried or ():
         outline.push(outline_.Open(o.depth, o.id, body, o.label))
+
+    def end_items(at: int) -> None:
+        """A run-in heading («Discussion:», «Supplemental Guidance:») ends the list items open before it."""
+        items = [o.depth for o in stack if o.label is not None and f" {_ITEM} " in o.id]
+        if items:
+            close(min(items), at)
 
     def close(depth: float, at: int) -> None:
         for o in outline.close(depth):
@@ -192,13 +198,17 @@ def section_clauses(
                     found = (outline.depth_of(reading, found[0]), found[1])
             elif found is None and kind != "law" and readings[n]:
                 fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
-                if fit is None and n and (first := _first_run_in(blocks[n - 1], readings[n])):
-                    # «Status: 1) The DelayOpen …» then «2) The DelayOpenTimer …»: the list began in the paragraph
-                    if (opening := outline.fit([first[1]], [readings[n]])) and (spelled := _generic(first[1], kind)):
-                        parent = next((o.id for o in reversed(stack) if o.depth < opening[0]), base) or titled
-                        cid = _join_generic(parent or section_clause, spelled, kind)
-                        outline.push(outline_.Open(opening[0], cid, first[0], first[1]))
-                        fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
+                if fit is None and (chain := _run_before(blocks, readings, n)):
+                    # the list began in the paragraphs before: «Control: The organization: a. Develops …» … «e. …»
+                    for at, earlier in chain:
+                        step = outline.fit([earlier], [])
+                        if step is None or (spelled := _generic(earlier, kind)) is None:
+                            break
+                        close(step[0], at)
+                        owner_id = next((o.id for o in reversed(stack) if o.depth < step[0]), base) or titled
+                        cid = _join_generic(owner_id or section_clause, spelled, kind)
+                        outline.push(outline_.Open(step[0], cid, at, earlier))
+                    fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
                 spelled = _generic(fit[1], kind) if fit else None
                 parent = next((o.id for o in reversed(stack) if fit and o.depth < fit[0]), base)
                 parent = parent or section_clause or titled
@@ -216,9 +226,7 @@ def section_clauses(
             if found is None and kind in _ENGLISH and _RUN_IN_HEADING.match(text):
                 # «Discussion: …», «Related Controls: …» after a control's statement «c. … 2. …»: the list is over,
                 # the paragraph is the control's, not its last item's.
-                items = [o.depth for o in stack if o.label is not None and f" {_ITEM} " in o.id]
-                if items:
-                    close(min(items), start)
+                end_items(start)
             if found is None:
                 if not g.is_editorial(text):
                     headed.holds_text()
@@ -226,6 +234,8 @@ def section_clauses(
                     if owner not in resumed:
                         paragraphs.add(owner, start, numbering.trim_end(markdown, end))
                     closed.extend(_inline(text, start, owner[0], kind, None))
+                if kind in _ENGLISH and (inside := _RUN_IN_INSIDE.search(text)):
+                    end_items(start + inside.start())
                 continue
             depth, label = found
             close(depth, start)
@@ -272,6 +282,8 @@ def section_clauses(
         if not heading:
             paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
             closed.extend(_inline(text[:own_end], start, own_id, kind, reading))
+        if kind in _ENGLISH and (inside := _RUN_IN_INSIDE.search(text)):
+            end_items(start + inside.start())  # «… f. Communicates … elements]. Supplemental Guidance: …»
     if carried is not None:
         carried[:] = outline.stack
     close(float("-inf"), len(markdown))
@@ -305,13 +317,23 @@ _AHEAD = 40  # blocks looked ahead for a label's successor
 _TITLE_WORDS = 8
 
 
-def _first_run_in(before: tuple[str, int, int], readings: list[numbering.Label]) -> tuple[int, numbering.Label] | None:
-    """Where the block before (a paragraph) holds the first item of a list a reading here goes on, after a colon."""
-    text, start, _end = before
-    if text.startswith(("#", "|", ">")):
-        return None
-    found = next((hit for r in readings if (hit := opened_before(text, r))), None)
-    return (start + found[0], found[1]) if found else None
+def _run_before(
+    blocks: list[tuple[str, int, int]], readings: list[list[numbering.Label]], n: int
+) -> list[tuple[int, numbering.Label]]:
+    """The labels of a reading's list run into the unlabelled paragraphs before block ``n``, from the list's first
+    (:func:`law.inline.run_before`), each with where it stands in the section."""
+    before: list[int] = []
+    for k in range(n - 1, max(-1, n - _AHEAD), -1):
+        if blocks[k][0].startswith(("#", "|", ">")) or readings[k]:
+            break
+        before.append(k)
+    if not before:
+        return []
+    texts = [blocks[k][0] for k in before]
+    for reading in readings[n]:
+        if chain := run_before(texts, reading):
+            return [(blocks[before[where]][1] + at, label) for where, at, label in chain]
+    return []
 
 
 def _title_line(text: str) -> bool:
@@ -378,6 +400,8 @@ def _generic(label: numbering.Label, kind: str) -> str | None:
 
 
 _ITEM = g.ITEM
+# The same run after a sentence, inside a block whose items the PDF ran together: «… elements]. Supplemental Guidance:»
+_RUN_IN_INSIDE = re.compile(r"(?<=[a-z)\]][.;]\s)[A-Z][a-z]+(?: [A-Z][a-z]+){0,3}:\s")  # not «1. Resolution:»
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from docshelf.law.numbering import Label, read_label
-from docshelf.law.outline import successor
+from docshelf.law.outline import predecessor, successor
 
 _OPENS = re.compile(r"[:—–]\s+")  # the colon (or dash) after which a list begins
 _BEFORE_NEXT = re.compile(r"[;,.]\s+(?:(?:and|or|и|или|либо)\s+)?$")  # what stands before a later item
@@ -43,18 +43,49 @@ def inline_items(text: str) -> list[tuple[int, int, Label]]:
     return []
 
 
-def opened_before(text: str, label: Label) -> tuple[int, Label] | None:
-    """The first item of ``label``'s list when it runs into the paragraph before, after a colon, and ``label``
-    (its second) opens a block of its own («Optional Attribute Status: 1) The DelayOpen …» then «2) The
-    DelayOpenTimer …»): the first item's offset in ``text`` and its label; None when ``text`` ends no such run."""
-    if label.value != 2 or inline_items(text):
-        return None
-    for opened in reversed(list(_OPENS.finditer(text))):
-        first = next((x for x in read_label(text[opened.end() :]) if x.first and x.style == label.style), None)
-        nxt = successor(first) if first is not None else None
-        if first is not None and nxt is not None and (nxt.atom, nxt.parent) == (label.atom, label.parent):
-            return opened.end(), first
+def run_before(texts: list[str], label: Label) -> list[tuple[int, int, Label]]:
+    """The labels of ``label``'s series run into the paragraphs before the block it opens, that lead to it from the
+    list's first: «Control: The organization: a. Develops …» … «…; b. Distributes …; c. …; d. Reviews …;» before
+    «e. Revises …» (a PDF's text layer runs a control's items into its paragraphs). ``texts``: the paragraphs
+    before, nearest first. Each is (paragraph index, offset, label), earliest first; [] unless the chain reaches the
+    list's first label, printed after a colon or a dash, each later one after «;», «,» or «.» (and «and», «or»)."""
+    out: list[tuple[int, int, Label]] = []
+    want, where, end = label, 0, None
+    while want.value > 1 and where < len(texts):
+        found = _printed_before(texts[where], want, end)
+        if found is None:
+            where, end = where + 1, None
+            continue
+        at, earlier = found
+        out.append((where, at, earlier))
+        want, end = earlier, at
+    if not out or want.value != 1 or not _OPENS_BEFORE.search(texts[out[-1][0]][: out[-1][1]]):
+        return []
+    return out[::-1]
+
+
+_OPENS_BEFORE = re.compile(r"[:—–]\s+$")
+_BEFORE_EARLIER = re.compile(r"(?:[:;,.—–]|\band|\bor|\bи|\bили)\s+$")
+
+
+def _printed_before(text: str, label: Label, end: int | None) -> tuple[int, Label] | None:
+    """Where the label before ``label`` stands last in ``text`` (before ``end``) as a run-in item, and its reading."""
+    printed = _earlier(label)
+    at = text.rfind(printed, 0, len(text) if end is None else end) if printed else -1
+    while at >= 0:
+        if _BEFORE_EARLIER.search(text[max(0, at - 8) : at]) and text[at + len(printed) : at + len(printed) + 1] == " ":
+            readings = [x for x in read_label(text[at:]) if x.style == label.style and x.value == label.value - 1]
+            if readings:
+                return at, readings[0]
+        at = text.rfind(printed, 0, at)
     return None
+
+
+def _earlier(label: Label) -> str:
+    """How the label before ``label`` is printed («d.» before «e.», «(3)» before «(4)», «(ii)» before «(iii)»)."""
+    if label.style in {"(1)", "1)", "1."}:
+        return label.style.replace("1", str(label.value - 1), 1)
+    return predecessor(label)
 
 
 def _next_item(text: str, printed: str, after: int) -> int:
@@ -73,4 +104,4 @@ def _trim(text: str, end: int) -> int:
     return end
 
 
-__all__ = ["inline_items", "opened_before"]
+__all__ = ["inline_items", "run_before"]

@@ -108,6 +108,7 @@ class Label:
 _AFTER = r"(?=\s|$)"
 # «(1A)», «(2a)»: a label inserted after «(1)» by an amendment, numbered as its base and a letter
 _PAREN = re.compile(r"^\((\d{1,3}[A-Za-z]?|[a-z]{1,2}|[A-Z]|[ivx]{2,5}|[а-я])\)(?=\s|$|[A-ZА-ЯЁ«\"“‘'(])")
+_ROMAN_GLUED = re.compile(r"^\(([ivx]{2,5})\)(?=[a-z])")  # «(iii)any known …»: a print that lost the space
 _RPAREN = re.compile(r"^(\d{1,3}|[a-z]|[а-я]|[ivx]{2,5})\)" + _AFTER)
 # A named kind and its id: «TASK P-1», «Task M-3», «Step 2-1» (NIST RMF tasks), cited «Task P-1».
 _WORDED = re.compile(r"^(Task|TASK|Step|STEP|Practice|PRACTICE)\s+([A-Z]{1,3}|\d{1,2})-(\d{1,3})(?=[\s:.,]|$)")
@@ -182,6 +183,8 @@ def _family_label(text: str) -> list[Label]:
     out: list[Label] = []
     if m := _PAREN.match(text):
         out.extend(_value_readings(m.group(1), "({})", m.group(0), m.end()))
+    elif m := _ROMAN_GLUED.match(text):
+        out.extend(r for r in _value_readings(m.group(1), "({})", m.group(0), m.end(), glued=True) if r.style == "(i)")
     elif m := _RPAREN.match(text):
         out.extend(_value_readings(m.group(1), "{})", m.group(0), m.end()))
     elif m := _WORDED.match(text):
@@ -240,6 +243,8 @@ def _family_label(text: str) -> list[Label]:
             return [Label(atom, style, int(parts[-1]), atom, ".".join(parts[:-1]), length=m.end() + 1)]
         if glued and (not dot or _name_after(text, m.end())):
             return []  # «6.1Текст» is a figure run into a word, «0.2.10.IN-ADDR.ARPA.» a name, not a label
+        if parts[0] == "0" and any(len(p) > 2 or p.startswith("0") for p in parts[1:]):
+            return []  # «0.046 Signatures per second», «0.9.26.»: a measure or a version, no label («0.1» is one)
         out.append(Label(numbers + dot, style, int(parts[-1]), numbers, ".".join(parts[:-1]), glued, m.end()))
     elif m := _SINGLE_DOT.match(text):
         glued = text[m.end() : m.end() + 1].isalpha()
