@@ -601,3 +601,32 @@ def test_a_roman_item_glued_to_its_word_is_read_and_a_measure_is_no_label() -> N
     assert read_label("(s)he shall") == []
     assert read_label("0.046 Signatures per second:") == []
     assert [x.atom for x in read_label("0.1 General")] == ["0.1"]
+
+
+def test_labels_a_text_layer_cut_loose_are_read_from_what_is_open() -> None:
+    """A ГОСТ's text layer lost «4.6.4» but prints «4.6.4.8» inside the open «4.6»; a measure table's row «АУД.9» a
+    page break set as a paragraph goes on from «АУД.8»; a licence's «(iii)» goes on from «(i) …, or (ii) …» printed in
+    one paragraph."""
+    from docshelf.law.clauses import section_clauses
+
+    gost = (
+        "# 4 Состав и содержание\n\n> ГОСТ 34 · п. 4\n\n4.6 Раздел «Требования к системе» содержит требования.\n\n"
+        "- требования к регламенту обслуживания.\n\n"
+        "4.6.4.8 В требования к защите информации включают требования, установленные в документах.\n"
+    )
+    assert "п. 4.6.4.8" in {c.id for c in section_clauses(gost, "п. 4")}
+    assert "п. 4.6.4.8" not in {c.id for c in section_clauses(gost.replace("4.6 Раздел", "Раздел"), "п. 4")}
+    measures = (
+        "# Приложение\n\n> Приказ · прил.\n\n| АУД.7 | Защита информации о событиях | + | + |\n"
+        "| АУД.8 | Реагирование на сбои при регистрации событий | + | + |\n\n"
+        "АУД.9 Анализ действий отдельных пользователей +\n"
+    )
+    assert {"прил. АУД.8", "прил. АУД.9"} <= {c.id for c in section_clauses(measures, "прил.")}
+    licence = (
+        "# 4. Limited Warranty\n\n> Licence · §4\n\nA. Licensor will, at its option:\n\n"
+        "(i) retain the products and refund the fee, or (ii) replace or repair the products and return them\n\n"
+        "(iii) renegotiate the delivery, price, coverage, etc. to the satisfaction of both parties.\n"
+    )
+    ids = {c.id: licence[c.start : c.end] for c in section_clauses(licence, "§4", english=True)}
+    assert ids["§4 item A(ii)"] == "(ii) replace or repair the products and return them"
+    assert ids["§4 item A(iii)"].startswith("(iii) renegotiate")

@@ -168,6 +168,7 @@ def section_clauses(
                 if code := g.MEASURE_ROW.match(row.group(0)):
                     parent = next((o.id for o in reversed(stack) if o.depth < 1), base)
                     closed.append(Clause(_join(parent, code.group(1), kind), a, start + row.end()))
+                    outline.known.add(code.group(1))  # a row the page break set as a paragraph goes on from it
                 elif (requirement := g.REQUIREMENT_ROW.match(row.group(0))) and g.REQUIREMENT_HEADER.match(text):
                     closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
             row_ids = tablerows.row_ids(text, start, {c.id for c in closed}, {c.start for c in closed})
@@ -198,7 +199,7 @@ def section_clauses(
                     found = (outline.depth_of(reading, found[0]), found[1])
             elif found is None and kind != "law" and readings[n]:
                 fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
-                if fit is None and (chain := _run_before(blocks, readings, n)):
+                if fit is None and (chain := _run_before(blocks, readings, n, outline)):
                     # the list began in the paragraphs before: «Control: The organization: a. Develops …» … «e. …»
                     for at, earlier in chain:
                         step = outline.fit([earlier], [])
@@ -318,20 +319,23 @@ _TITLE_WORDS = 8
 
 
 def _run_before(
-    blocks: list[tuple[str, int, int]], readings: list[list[numbering.Label]], n: int
+    blocks: list[tuple[str, int, int]], readings: list[list[numbering.Label]], n: int, outline: outline_.Outline
 ) -> list[tuple[int, numbering.Label]]:
     """The labels of a reading's list run into the unlabelled paragraphs before block ``n``, from the list's first
-    (:func:`law.inline.run_before`), each with where it stands in the section."""
+    or from a label open in ``outline`` (:func:`law.inline.run_before`), each with where it stands in the section."""
     before: list[int] = []
     for k in range(n - 1, max(-1, n - _AHEAD), -1):
-        if blocks[k][0].startswith(("#", "|", ">")) or readings[k]:
+        if blocks[k][0].startswith(("#", "|", ">")):
             break
         before.append(k)
+        if readings[k]:  # a labelled paragraph is the farthest: the list may go on from its own label's text
+            break
     if not before:
         return []
     texts = [blocks[k][0] for k in before]
     for reading in readings[n]:
-        if chain := run_before(texts, reading):
+        chain, complete = run_before(texts, reading)
+        if chain and (complete or outline.fit([chain[0][2]], []) is not None):
             return [(blocks[before[where]][1] + at, label) for where, at, label in chain]
     return []
 

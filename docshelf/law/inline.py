@@ -43,12 +43,14 @@ def inline_items(text: str) -> list[tuple[int, int, Label]]:
     return []
 
 
-def run_before(texts: list[str], label: Label) -> list[tuple[int, int, Label]]:
+def run_before(texts: list[str], label: Label) -> tuple[list[tuple[int, int, Label]], bool]:
     """The labels of ``label``'s series run into the paragraphs before the block it opens, that lead to it from the
     list's first: «Control: The organization: a. Develops …» … «…; b. Distributes …; c. …; d. Reviews …;» before
     «e. Revises …» (a PDF's text layer runs a control's items into its paragraphs). ``texts``: the paragraphs
-    before, nearest first. Each is (paragraph index, offset, label), earliest first; [] unless the chain reaches the
-    list's first label, printed after a colon or a dash, each later one after «;», «,» or «.» (and «and», «or»)."""
+    before, nearest first. Each is (paragraph index, offset, label), earliest first, each after «;», «,» or «.» (and
+    «and», «or»); with whether the chain reaches the list's first label, printed after a colon or a dash. A chain
+    that does not reach it goes on from a label the caller has open («(i) retain …, or (ii) replace …» before
+    «(iii) renegotiate …»)."""
     out: list[tuple[int, int, Label]] = []
     want, where, end = label, 0, None
     while want.value > 1 and where < len(texts):
@@ -59,9 +61,8 @@ def run_before(texts: list[str], label: Label) -> list[tuple[int, int, Label]]:
         at, earlier = found
         out.append((where, at, earlier))
         want, end = earlier, at
-    if not out or want.value != 1 or not _OPENS_BEFORE.search(texts[out[-1][0]][: out[-1][1]]):
-        return []
-    return out[::-1]
+    complete = bool(out) and want.value == 1 and _OPENS_BEFORE.search(texts[out[-1][0]][: out[-1][1]]) is not None
+    return out[::-1], complete
 
 
 _OPENS_BEFORE = re.compile(r"[:—–]\s+$")

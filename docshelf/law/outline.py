@@ -99,8 +99,9 @@ class Outline:
                 return o.depth
         if "-" in label.style and f"{label.parent}-{label.value - 1}" in self.known:
             return self._level_of(label.style)  # a series of ids goes on from an earlier section (TASK P-3)
-        if LETTERS_NUMBERED_STYLE.fullmatch(label.style) and f"{label.parent}.{label.value - 1}" in self.known:
-            return self._level_of(label.style)  # «V1.2 …» heading the section after «V1.1 …»
+        if _CODE_STYLE.fullmatch(label.style) and f"{label.parent}.{label.value - 1}" in self.known:
+            # «V1.2 …» heading the section after «V1.1 …»; «АУД.9 …» of a measure table a page break set as a paragraph
+            return self._level_of(label.style)
         if NAMED_STYLE.fullmatch(label.style) and predecessor(label) in self.known:
             return self._level_of(label.style)  # «Tier 3» after «Tier 2» its table closed; «Step 7» in the next piece
         if label.style == "1." and f"1.#{label.value - 1}" in self.known:
@@ -165,12 +166,19 @@ class Outline:
                 return o.depth + 1
         if label.parent in self.known or label.parent == self.root:
             return self._below(floor=label.atom.count(".") + label.atom.count("-"))
+        for o in reversed(self.stack):
+            # «4.6.4.8» inside an open «4.6» whose «4.6.4» the text layer lost: nested there (the gap report says so)
+            own = full_label(o.label) if o.label is not None else o.id.split()[-1] if o.id else ""
+            if own and label.atom.startswith(f"{own}.") and label.atom.count(".") - own.count(".") == _LOST_LEVELS:
+                return o.depth + 1
         return None
 
     def _below(self, floor: float = 0) -> float:
         return max(self.stack[-1].depth + 1 if self.stack else 1, floor)
 
 
+_CODE_STYLE = re.compile(r"[XЯ]+n\.n|[XЯ]{2,}\.n")  # «V1.1», «CC6.1»; «УПД.1», «АУД.9»
+_LOST_LEVELS = 2  # a label nests under its grandparent when its parent is not printed
 LETTERS_NUMBERED_STYLE = re.compile(r"[XЯ]+n\.n")  # «V1.1», «CC6.1»: letters, a number, a dot, a number
 _EXPLICIT = re.compile(r"ID-n\(n\)|(?:[XЯ]+\.)?n(?:\.n)+|[XЯ]+\.n")  # styles whose label names its parent
 
