@@ -149,6 +149,30 @@ def test_multilevel_numbering_restarts_deeper_levels() -> None:
     ]  # fmt: skip
 
 
+def test_a_list_that_names_a_list_style_is_numbered_by_the_styles_levels() -> None:
+    """A template's lists name a list style («GSACtrlList») instead of levels of their own (``w:numStyleLink``);
+    the levels are those of the abstract list linked to the style (``w:styleLink``): «(a)», «(1)», «(b)»."""
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    d = docx.Document()
+    numbering = d.part.numbering_part.element
+    styled = f"""<w:abstractNum xmlns:w="{w}" w:abstractNumId="91"><w:styleLink w:val="CtrlList"/>
+<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%1)"/></w:lvl>
+<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="(%2)"/></w:lvl>
+</w:abstractNum>"""
+    linked = f'<w:abstractNum xmlns:w="{w}" w:abstractNumId="92"><w:numStyleLink w:val="CtrlList"/></w:abstractNum>'
+    numbering.insert(0, etree.fromstring(linked))
+    numbering.insert(0, etree.fromstring(styled))
+    numbering.append(etree.fromstring(f'<w:num xmlns:w="{w}" w:numId="78"><w:abstractNumId w:val="92"/></w:num>'))
+    for text, level in (("Develops a policy;", 0), ("A policy that addresses purpose;", 1), ("Reviews it.", 0)):
+        p = d.add_paragraph(text)
+        p._p.get_or_add_pPr().append(
+            etree.fromstring(f'<w:numPr xmlns:w="{w}"><w:ilvl w:val="{level}"/><w:numId w:val="78"/></w:numPr>')
+        )
+    assert texts(convert_docx(_save(d), name="n.docx")) == [
+        "(a) Develops a policy;", "(1) A policy that addresses purpose;", "(b) Reviews it.",
+    ]  # fmt: skip
+
+
 def test_without_a_title_property_the_title_is_the_first_title_like_line_else_the_file_name() -> None:
     d = docx.Document()
     d.add_paragraph("")

@@ -188,6 +188,8 @@ class _Numbering:
         except (KeyError, NotImplementedError):  # no numbering part: no automatic numbers
             return
         abstract: dict[str, dict[int, _Level]] = {}
+        styled: dict[str, dict[int, _Level]] = {}  # a list style's levels, by the style's name
+        linked: dict[str, str] = {}  # an abstract list that takes its levels from a list style
         for el in _xp(root, "./w:abstractNum"):
             levels = {}
             for lvl in _xp(el, "./w:lvl"):
@@ -197,7 +199,16 @@ class _Numbering:
                     text=_val(lvl, "./w:lvlText/@w:val") or "",
                     start=int(start) if start.isdigit() else 1,
                 )
-            abstract[_val(el, "./@w:abstractNumId") or ""] = levels
+            key = _val(el, "./@w:abstractNumId") or ""
+            abstract[key] = levels
+            if style := _val(el, "./w:styleLink/@w:val"):
+                styled[style] = levels
+            if style := _val(el, "./w:numStyleLink/@w:val"):
+                linked[key] = style
+        for key, style in linked.items():
+            # A template's lists often name a list style («GSACtrlList») instead of levels of their own: the
+            # levels are the style's, defined by the abstract list that links to it. Without them «a.» is lost.
+            abstract[key] = abstract[key] or styled.get(style, {})
         for num in _xp(root, "./w:num"):
             levels = dict(abstract.get(_val(num, "./w:abstractNumId/@w:val") or "", {}))
             for override in _xp(num, "./w:lvlOverride"):

@@ -477,8 +477,11 @@ def _inline(text: str, start: int, parent: str, kind: str, own: numbering.Label 
 
 
 def _enhancement(text: str, stack: list[outline_.Open]) -> tuple[float, str] | None:
-    """«(1) …» under an open control heading: the control's enhancement («AC-2(1)»)."""
+    """«(1) …» under an open control heading: the control's enhancement («AC-2(1)»); not under an item of its
+    statement open after it (a template's «(a) Develops …: (1) An access control policy …»: the item's own)."""
     control = next((o.id for o in stack if o.depth == _CONTROL_DEPTH and g.CONTROL_ID.match(o.id)), "")
+    if control and stack[-1].id != control:
+        return None
     if control and (m := g.CONTROL_ENHANCEMENT.match(text)):
         return _CONTROL_DEPTH + 1, g.enhancement_id(control, m.group(1))
     return None
