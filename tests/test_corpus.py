@@ -123,6 +123,9 @@ def test_a_contents_page_not_updated_after_renumbering_is_no_map_of_headings(met
     assert any(w.startswith("contents: the printed contents numbers 29 headings otherwise") for w in meta["warnings"])
     clauses = {cid for s in meta["sections"] for cid, _a, _b in s["clauses"]}
     assert {"§4.1", "AC-17", "AC-17(1)", "SI-3(1)"} <= clauses  # «Remote Access (AC-17)» heads its control
+    # the template's control headings, which its contents does not list, head sections of their own
+    heads = [s["clause"] for s in meta["sections"]]
+    assert {"AC-1", "AC-17", "AC-17(1)", "SI-3"} <= set(heads) and heads.index("AC-1") < heads.index("AC-17")
     # the statement's items, numbered by the template's list style: «(a) Develops …: (1) An access control policy»
     assert {"AC-1(a)", "AC-1(a)(1)", "AC-1(b)", "AC-1(b)(2)"} <= clauses
 

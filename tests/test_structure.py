@@ -522,3 +522,33 @@ def test_a_contents_page_without_leaders_lists_the_headings_and_is_none_of_them(
     # without the contents page's blocks set aside, the contents lines would be taken for the headings
     _out, unaware, _missing = find_map(blocks, entries, outline=False)
     assert [m.index for m in unaware][:3] == [1, 2, 3]
+
+
+def test_a_templates_control_headings_the_contents_does_not_list_head_sections() -> None:
+    """A security plan template lists its chapters in its contents, not its controls; the controls' styled headings
+    («Remote Access (AC-17)», «Control Enhancement AC-17 (1)») still head sections, the same text unstyled does not."""
+    from docshelf.build.completeness import ContentsEntry
+    from docshelf.build.docmap import find_map
+
+    blocks = (
+        Block("1. Introduction", kind="heading", level=1),
+        Block("This plan describes the system."),
+        Block("2. Minimum Security Controls", kind="heading", level=1),
+        Block("Remote Access (AC-17)", kind="heading", level=1, bold=True),
+        Block("The organization establishes usage restrictions."),
+        Block("Control Enhancement AC-17 (1)", kind="heading", level=1, bold=True),
+        Block("The information system monitors remote access."),
+        Block("Remote access (AC-17)"),  # a line of text naming the control
+        Block("3. Attachments", kind="heading", level=1),
+    )
+    entries = [ContentsEntry("1. Introduction", "1"), ContentsEntry("2. Minimum Security Controls", "2")]
+    entries.append(ContentsEntry("3. Attachments", "3"))
+    out, mapped, _missing = find_map(blocks, entries, outline=False)
+    heads = [(h.text, clause_id(h, english=True)) for h in find_headings(out, mapped=mapped)]
+    assert heads == [
+        ("1. Introduction", "§1"),
+        ("2. Minimum Security Controls", "§2"),
+        ("Remote Access (AC-17)", "AC-17"),
+        ("Control Enhancement AC-17 (1)", "AC-17(1)"),
+        ("3. Attachments", "§3"),
+    ]

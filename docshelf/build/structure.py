@@ -60,6 +60,8 @@ def _match(block: Block) -> tuple[str, int, str] | None:
         number = m.group(1) or ""
         if kind == "num":
             return _numbered(block, text, number, rank)
+        if kind == "titled_control" and not (block.bold or block.kind == "heading"):
+            return None  # «Remote access (AC-17)» in a list or a table's text is no heading; a template's styled one is
         if kind == "lettered" and not (block.bold or block.kind == "heading"):
             return None  # «(a) Each system …» run into its text is a paragraph; the bold title line is a heading
         if kind == "roman" and (len(text) > 200 or text.endswith(";")):

@@ -122,6 +122,17 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind("lettered", 55, re.compile(r"^\(([a-z])\)\s+[A-Z][^.;:]{2,140}$"), ""),
     # A NIST security control: its id and its title in capitals («AC-2 ACCOUNT MANAGEMENT»), cited «AC-2».
     HeadingKind("control", 58, re.compile(r"^([A-Z]{2}-\d{1,2})\s+[A-Z][A-Z ,&/()-]{3,80}$"), ""),
+    # A security plan template's heading: its title, then the control in brackets («Remote Access (AC-17)»), or
+    # an enhancement named by its kind («Control Enhancement AC-17 (1)»), cited «AC-17», «AC-17(1)».
+    HeadingKind(
+        "titled_control",
+        58,
+        re.compile(
+            r"^(?:[A-Z][^()]{2,120}?\s\((?=[A-Z]{2}-\d{1,2}\)$)|Control\s+Enhancement\s+)"
+            r"([A-Z]{2}-\d{1,2}(?:\s?\(\d{1,2}\))?)\)?$"
+        ),
+        "",
+    ),
 )
 HEADING = {k.name: k for k in HEADINGS}
 ARTICLE_KINDS = frozenset({"statya", "article"})  # the headings a law or an act is cut at
@@ -285,8 +296,8 @@ def heading_clause_id(kind: str, number: str, *, english: bool = False) -> str:
     # An English document's «I. Background»: a division cited «section I», «I.A.1», not a Russian «разд.».
     if (kind in ("num", "roman") and english) or kind in {"subappendix", "paragraph_sign", "named_section"}:
         return section_id(number)
-    if kind == "control":
-        return number
+    if kind in ("control", "titled_control"):
+        return number.replace(" ", "")
     if kind == "lettered":
         return f"({number})"
     prefix = HEADING[kind].prefix if kind in HEADING else ""
