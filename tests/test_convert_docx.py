@@ -173,6 +173,27 @@ def test_a_list_that_names_a_list_style_is_numbered_by_the_styles_levels() -> No
     ]  # fmt: skip
 
 
+def test_instances_of_one_list_go_on_with_its_count_unless_they_restart_it() -> None:
+    """Word counts a list on its abstract definition: a second instance (numId) of it goes on («3.» after «2.»), an
+    instance with a start override restarts where it first numbers the level («1.» again)."""
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    d = docx.Document()
+    numbering = d.part.numbering_part.element
+    numbering.insert(0, etree.fromstring(_NUMBERING.format(w=w)))
+    numbering.append(etree.fromstring(f'<w:num xmlns:w="{w}" w:numId="81"><w:abstractNumId w:val="90"/></w:num>'))
+    numbering.append(etree.fromstring(f'<w:num xmlns:w="{w}" w:numId="82"><w:abstractNumId w:val="90"/></w:num>'))
+    restart = '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride>'
+    numbering.append(
+        etree.fromstring(f'<w:num xmlns:w="{w}" w:numId="83"><w:abstractNumId w:val="90"/>{restart}</w:num>')
+    )
+    for text, num in (("Один", 81), ("Два", 81), ("Три", 82), ("Снова", 83), ("Дальше", 83)):
+        p = d.add_paragraph(text)
+        p._p.get_or_add_pPr().append(
+            etree.fromstring(f'<w:numPr xmlns:w="{w}"><w:ilvl w:val="0"/><w:numId w:val="{num}"/></w:numPr>')
+        )
+    assert texts(convert_docx(_save(d), name="n.docx")) == ["1. Один", "2. Два", "3. Три", "1. Снова", "2. Дальше"]
+
+
 def test_without_a_title_property_the_title_is_the_first_title_like_line_else_the_file_name() -> None:
     d = docx.Document()
     d.add_paragraph("")

@@ -182,7 +182,10 @@ class _Numbering:
 
     def __init__(self, document: Document) -> None:
         self._levels: dict[str, dict[int, _Level]] = {}
-        self._counts: dict[str, dict[int, int]] = {}
+        self._counts: dict[str, dict[int, int]] = {}  # by list (abstract definition), level
+        self._list: dict[str, str] = {}  # numId → the abstract definition it is an instance of
+        self._restarts: dict[str, dict[int, int]] = {}  # numId → the levels it restarts, at what value
+        self._started: set[tuple[str, int]] = set()  # (numId, level) numbered so far
         try:
             root = document.part.numbering_part.element
         except (KeyError, NotImplementedError):  # no numbering part: no automatic numbers
@@ -210,20 +213,30 @@ class _Numbering:
             # levels are the style's, defined by the abstract list that links to it. Without them «a.» is lost.
             abstract[key] = abstract[key] or styled.get(style, {})
         for num in _xp(root, "./w:num"):
-            levels = dict(abstract.get(_val(num, "./w:abstractNumId/@w:val") or "", {}))
+            num_id, key = _val(num, "./@w:numId") or "", _val(num, "./w:abstractNumId/@w:val") or ""
+            levels = dict(abstract.get(key, {}))
+            restarts: dict[int, int] = {}
             for override in _xp(num, "./w:lvlOverride"):
                 ilvl = int(_val(override, "./@w:ilvl") or 0)
                 restart = _val(override, "./w:startOverride/@w:val")
                 if ilvl in levels and restart and restart.isdigit():
-                    levels[ilvl] = _Level(levels[ilvl].fmt, levels[ilvl].text, int(restart))
-            self._levels[_val(num, "./@w:numId") or ""] = levels
+                    restarts[ilvl] = int(restart)
+            self._levels[num_id] = levels
+            self._list[num_id] = key
+            self._restarts[num_id] = restarts
 
     def label(self, num_id: str, ilvl: int) -> str:
         levels = self._levels.get(num_id, {})
         level = levels.get(ilvl)
         if level is None or level.fmt == "none":
             return ""
-        counts = self._counts.setdefault(num_id, {})
+        # Word counts a list on its abstract definition: every instance (numId) of it goes on with the same count,
+        # and an instance that restarts a level (startOverride) restarts it where it first numbers that level.
+        counts = self._counts.setdefault(self._list.get(num_id, num_id), {})
+        if (num_id, ilvl) not in self._started:
+            self._started.add((num_id, ilvl))
+            if (restart := self._restarts.get(num_id, {}).get(ilvl)) is not None:
+                counts[ilvl] = restart - 1
         counts[ilvl] = counts.get(ilvl, level.start - 1) + 1
         for deeper in [k for k in counts if k > ilvl]:
             del counts[deeper]  # a new «2.» restarts its «2.1.»
