@@ -630,3 +630,20 @@ def test_labels_a_text_layer_cut_loose_are_read_from_what_is_open() -> None:
     ids = {c.id: licence[c.start : c.end] for c in section_clauses(licence, "§4", english=True)}
     assert ids["§4 item A(ii)"] == "(ii) replace or repair the products and return them"
     assert ids["§4 item A(iii)"].startswith("(iii) renegotiate")
+
+
+def test_a_mark_just_before_a_quote_is_not_the_quotes(tmp_path: Path) -> None:
+    """«… of the SDLC.1 Defining requirements … initiation phase.2 Security …»: a quote starting at «Defining» and
+    copied with its own mark «2» is proven, though mark «1» of the sentence before stands a character before it;
+    with a mark it does not carry where it matched, it is not."""
+    text = (
+        "# Guide\n\n## 1 Life Cycle\n\n"
+        "All systems are in some phase of the SDLC.1 Defining requirements is a critical part of an SDLC process "
+        "and begins in the initiation phase.2 Security and privacy requirements are a part of it.\n\n"
+        "1 The SDLC is also known as the system development life cycle.\n\n"
+        "2 The initiation phase is the first phase of the cycle.\n"
+    )
+    root = _one_document(tmp_path, text, "Guide 1")
+    marked = "Defining requirements is a critical part of an SDLC process and begins in the initiation phase.2 Security"
+    assert verify.verify_quote(root, marked, "Guide 1").verdict == "ok"
+    assert verify.verify_quote(root, marked.replace("phase.2", "phase.1"), "Guide 1").verdict == "not_found"

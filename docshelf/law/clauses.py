@@ -12,11 +12,22 @@ import re
 from collections import Counter
 
 from docshelf.law import grammar as g
-from docshelf.law import heading_clauses, numbering, shapes, tablerows
+from docshelf.law import heading_clauses, numbering, tablerows
 from docshelf.law import outline as outline_
 from docshelf.law.census import Census, id_like
+from docshelf.law.clause_ids import (
+    Paragraphs,
+    atom,
+    clause_of,
+    enhancement,
+    generic_id,
+    inline_clauses,
+    join,
+    join_generic,
+    standalone,
+)
 from docshelf.law.grammar import blank_editorial
-from docshelf.law.inline import inline_items, run_before
+from docshelf.law.inline import run_before
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
 
@@ -74,10 +85,10 @@ def section_clauses(
     base = outer or approved
     out: list[Clause] = [Clause(section_clause, 0, len(markdown))] if section_clause else []
     known = set() if known is None else known
-    outline = outline_.Outline(_atom(section_clause), frozenset(known), census)
+    outline = outline_.Outline(atom(section_clause), frozenset(known), census)
     stack = outline.stack  # open clauses, outermost first
     closed: list[Clause] = []
-    paragraphs = _Paragraphs()
+    paragraphs = Paragraphs()
     blocks = [(m.group(0), m.start(), m.end()) for m in _PARA.finditer(markdown)]
     seen = set(known)  # ids placed so far in the document: one printed again inside a part gets qualified
     readings = [_readings(text) for text, _a, _b in blocks]
@@ -167,7 +178,7 @@ def section_clauses(
                 a = start + row.start()
                 if code := g.MEASURE_ROW.match(row.group(0)):
                     parent = next((o.id for o in reversed(stack) if o.depth < 1), base)
-                    closed.append(Clause(_join(parent, code.group(1), kind), a, start + row.end()))
+                    closed.append(Clause(join(parent, code.group(1), kind), a, start + row.end()))
                     outline.known.add(code.group(1))  # a row the page break set as a paragraph goes on from it
                 elif (requirement := g.REQUIREMENT_ROW.match(row.group(0))) and g.REQUIREMENT_HEADER.match(text):
                     closed.append(Clause(g.requirement_id(requirement.group(1)), a, start + row.end()))
@@ -177,7 +188,7 @@ def section_clauses(
             if kind != "law":
                 # «A» of an open «Annex A»: its table numbers «A.5.1»
                 parts = [section_clause, part, *(o.id for o in stack)]
-                annexes = frozenset(_atom(x) for x in parts if x.startswith(_PARTS))
+                annexes = frozenset(atom(x) for x in parts if x.startswith(_PARTS))
                 points = tablerows.row_points(
                     text,
                     start,
@@ -186,11 +197,11 @@ def section_clauses(
                     annexes=annexes,
                 )
                 seen.update(c.id for c in points)
-                outline.known.update(_atom(c.id) for c in points)  # the document's later tables restate them
+                outline.known.update(atom(c.id) for c in points)  # the document's later tables restate them
                 closed.extend(points)
             continue
         else:
-            found = _clause_of(text, kind) or _enhancement(text, stack)
+            found = clause_of(text, kind) or enhancement(text, stack)
             if found is None and preamble and kind == "rfc" and readings[n] and readings[n][0].style == "(1)":
                 reading, found = readings[n][0], (1, f"{g.RECITAL} {readings[n][0].atom}")
             if found is not None and readings[n] and reading is None:
@@ -203,19 +214,19 @@ def section_clauses(
                     # the list began in the paragraphs before: «Control: The organization: a. Develops …» … «e. …»
                     for at, earlier in chain:
                         step = outline.fit([earlier], [])
-                        if step is None or (spelled := _generic(earlier, kind)) is None:
+                        if step is None or (spelled := generic_id(earlier, kind)) is None:
                             break
                         close(step[0], at)
                         owner_id = next((o.id for o in reversed(stack) if o.depth < step[0]), base) or titled
-                        cid = _join_generic(owner_id or section_clause, spelled, kind)
+                        cid = join_generic(owner_id or section_clause, spelled, kind)
                         outline.push(outline_.Open(step[0], cid, at, earlier))
                     fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
-                spelled = _generic(fit[1], kind) if fit else None
+                spelled = generic_id(fit[1], kind) if fit else None
                 parent = next((o.id for o in reversed(stack) if fit and o.depth < fit[0]), base)
                 parent = parent or section_clause or titled
                 if fit and fit[1].style == "A." and kind in _ENGLISH and (not parent or parent.startswith("«")):
                     spelled = g.section_id(fit[1].atom)  # «A. General Provisions» heads a division: «§A»
-                joined = _join_generic(parent, spelled, kind) if fit and spelled else ""
+                joined = join_generic(parent, spelled, kind) if fit and spelled else ""
                 # A list restarting under the same title gets no second «‹title› item 1».
                 if fit and spelled and joined and not (parent == titled and joined.startswith("«") and joined in seen):
                     reading, found, generic = fit[1], (fit[0], spelled), True
@@ -234,22 +245,22 @@ def section_clauses(
                     owner = (stack[-1].id, stack[-1].start) if stack else (base, -1)
                     if owner not in resumed:
                         paragraphs.add(owner, start, numbering.trim_end(markdown, end))
-                    closed.extend(_inline(text, start, owner[0], kind, None))
+                    closed.extend(inline_clauses(text, start, owner[0], kind, None))
                 if kind in _ENGLISH and (inside := _RUN_IN_INSIDE.search(text)):
                     end_items(start + inside.start())
                 continue
             depth, label = found
             close(depth, start)
         owner = next(((o.id, o.start) for o in reversed(stack) if 0 <= o.depth < depth), (base, -1))
-        if (generic or heading) and _standalone(label) and label in seen:
+        if (generic or heading) and standalone(label) and label in seen:
             # An id printed again inside a part («AC-1» restated in «Appendix B», as a block or under its
             # own heading): the part qualifies it.
             part = next((o.id for o in reversed(stack) if o.id.startswith(_PARTS)), "")
             label = f"{part} {label}" if part else label
         if heading:
-            cid = _join(owner[0], label, kind)
+            cid = join(owner[0], label, kind)
         else:  # a label the document numbers is inside its section's own clause («§11.10(a)»)
-            cid = _join_generic(owner[0] or ((section_clause or titled) if generic else ""), label, kind)
+            cid = join_generic(owner[0] or ((section_clause or titled) if generic else ""), label, kind)
         outline.push(outline_.Open(depth, cid, start, reading))
         seen.add(cid)
         if reading is not None and generic and not heading:
@@ -258,10 +269,10 @@ def section_clauses(
             inner_depth = depth
             for inner in numbering.chained(text.replace("*", ""), reading):
                 fit = outline.fit([inner], readings[n + 1 : n + _AHEAD])
-                spelled = _generic(inner, kind) if fit else None
+                spelled = generic_id(inner, kind) if fit else None
                 if fit is None or spelled is None or not spelled.startswith("("):
                     break
-                cid = _join_generic(cid, spelled, kind)
+                cid = join_generic(cid, spelled, kind)
                 inner_depth = max(fit[0], inner_depth + 1)
                 outline.push(outline_.Open(inner_depth, cid, start, inner))
                 seen.add(cid)
@@ -269,10 +280,10 @@ def section_clauses(
         if reading is not None and (generic or (kind == "rfc" and g.is_section(label))):
             for offset, later in outline_.run_in(text, reading):  # «1. Resolution 2. Validation …»
                 own_end = min(own_end, offset)
-                spelled = _generic(later, kind)
+                spelled = generic_id(later, kind)
                 if spelled is None:
                     break
-                later_id = _join_generic(owner[0] or section_clause or titled, spelled, kind)
+                later_id = join_generic(owner[0] or section_clause or titled, spelled, kind)
                 if later_id.startswith("«") and later_id in seen:
                     break  # a list restarting under the same title
                 close(depth, start + offset)
@@ -282,7 +293,7 @@ def section_clauses(
                     seen.add(cid)
         if not heading:
             paragraphs.add((cid, start), start, numbering.trim_end(markdown, end))
-            closed.extend(_inline(text[:own_end], start, own_id, kind, reading))
+            closed.extend(inline_clauses(text[:own_end], start, own_id, kind, reading))
         if kind in _ENGLISH and (inside := _RUN_IN_INSIDE.search(text)):
             end_items(start + inside.start())  # «… f. Communicates … elements]. Supplemental Guidance: …»
     if carried is not None:
@@ -350,11 +361,6 @@ _PARTS = g.PART_PREFIXES  # parts that qualify an id printed again inside them
 _ITEM_DEPTH = 5  # the grammar's item and sub-item depths in an order: read from the document instead
 
 
-def _standalone(label: str) -> bool:
-    """An id that carries its whole address («PR.AC-4», «AC-1», «PO.1.1», «T1059.001»), not a point or an item."""
-    return ("-" in label and not label.startswith(("(", _ITEM))) or numbering.shaped_id(label)
-
-
 def _readings(block: str) -> list[numbering.Label]:
     """The label readings of a block; of a heading, only an id's (the other family headings are read by
     ``heading_clauses``): one read by its shape («T1059 Command …»), a family's «AC-2», «V1.1 Password …»."""
@@ -366,156 +372,10 @@ def _readings(block: str) -> list[numbering.Label]:
     ]
 
 
-def _atom(clause: str) -> str:
-    """A clause id's own label: «п. 6.1» → «6.1», «§4.2» → «4.2»."""
-    return clause.split()[-1].removeprefix(g.SECTION) if clause else ""
-
-
-def _generic(label: numbering.Label, kind: str) -> str | None:
-    """The clause id component of a label read from the document, in the spelling of its kind.
-
-    None for what is read but is no clause here: a footnote's text (it belongs to the clause with its
-    mark), a bare number or a roman numeral in an English text.
-    """
-    style = label.style
-    if style in {"<n>"}:
-        return None
-    if style.startswith(shapes.GENERIC):
-        return label.atom  # «T1059.001», «AC.L2-3.1.3», «01.a»: ids cited as printed
-    if style == "ID-n(n)":
-        return g.enhancement_id(label.parent, label.atom)
-    if "-" in style or re.match(r"[XЯ]{2,}\.|[XЯ]+n\.n$", style) or numbering.NAMED_STYLE.fullmatch(style):
-        return label.atom  # «PR.AC-4», «PO.1.1», «CC6.1», «Step 2»: ids cited as printed
-    if re.fullmatch(r"(?:[XЯ]\.)?n(?:\.n)*", style) and "." in label.atom:
-        return g.section_id(label.atom) if kind in _ENGLISH else g.point_id(label.atom)
-    if style.startswith("("):
-        return f"({label.atom})"
-    if kind == "act":  # an article's paragraph «1.» is cited «Article 6(1)»
-        return f"({label.atom})" if style == "1." else None
-    if kind == "rfc":
-        return None if style in {"n", "I."} else f"{_ITEM} {label.atom}"
-    if style in {"1.", "n"}:
-        return g.point_id(label.atom)
-    if style == "1)":
-        return g.subpoint_id(label.atom)
-    if style in {"я)", "я."}:
-        return g.letter_id(label.atom)
-    return None
-
-
 _ITEM = g.ITEM
 # The same run after a sentence, inside a block whose items the PDF ran together: «… elements]. Supplemental Guidance:»
 _RUN_IN_INSIDE = re.compile(r"(?<=[a-z)\]][.;]\s)[A-Z][a-z]+(?: [A-Z][a-z]+){0,3}:\s")  # not «1. Resolution:»
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
-
-
-def _join_generic(parent: str, label: str, kind: str) -> str:
-    """A label read from the document under the clause it is in: «(a)» right after its parent
-    («§11.10(a)(1)»), a list item as «§4.2 item 5», its sub-item as «§4.2 item 5.b»; "" for an item
-    or a bracketed label under no clause at all (every unnumbered section would have its «item 1»)."""
-    if (not parent and label.startswith(("(", _ITEM + " "))) or (parent.startswith("«") and label.startswith("(")):
-        return ""  # an unnumbered section's title qualifies its list items only
-    if label.startswith("("):
-        return f"{parent}{label}"
-    if label.startswith(_ITEM + " "):
-        inner = parent.rsplit(" ", 2)
-        if len(inner) >= 2 and inner[-2] == _ITEM:
-            return f"{parent}.{label.removeprefix(_ITEM + ' ')}"
-        return f"{parent} {label}".strip()
-    if numbering.NAMED_ID.fullmatch(label):
-        # «CIS Control 1 Safeguard 1.1»; under an unnumbered heading or none, the bare «Step 1» (one
-        # restarting under each heading is spelled with it at the end: _restarted_under_headings); «SR 1.1 RE 1»
-        # printed with its parent's label
-        head = label.rsplit(" ", 2)[0] if label.count(" ") >= 3 else ""  # «SR 1.1» of «SR 1.1 RE 1»
-        if head and (parent == head or parent.endswith(f" {head}")):
-            return f"{parent[: -len(head)]}{label}"
-        return label if not parent or parent.startswith("«") else f"{parent} {label}"
-    if kind in _ENGLISH or g.is_section(label) or "-" in label or numbering.shaped_id(label):
-        return label  # «§3.1.1», «PR.AC-4», «AC-2(1)», «01.a» carry their whole address
-    return _join(parent, label, kind)
-
-
-class _Paragraphs:
-    """The paragraphs (абзацы) of each clause: its opening paragraph and the unnumbered ones after it.
-
-    A clause's own paragraphs become «… абз. N» when there are two or more; a one-paragraph clause is
-    its own абз. 1 (citations resolve it to the clause), and a lone lead-in before numbered children
-    gets no id of its own.
-    """
-
-    def __init__(self) -> None:
-        self.spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
-
-    def add(self, owner: tuple[str, int], start: int, end: int) -> None:
-        self.spans.setdefault(owner, []).append((start, end))
-
-    def clauses(self, skip: set[str]) -> list[Clause]:
-        out: list[Clause] = []
-        for key, spans in self.spans.items():
-            if key[0] in skip or len(spans) < 2:
-                continue
-            out.extend(Clause(f"{key[0]} {g.paragraph_id(n)}", a, b) for n, (a, b) in enumerate(spans, start=1))
-        return out
-
-
-def _inline(text: str, start: int, parent: str, kind: str, own: numbering.Label | None) -> list[Clause]:
-    """The items a paragraph enumerates after a colon («… shall: (a) keep …; (b) report …»), each a clause
-    inside the paragraph's own («Article 1(1)(b)», «ст. 1 ч. 1 п. 2»); none under no clause or a part, or of the style
-    of the paragraph's own label (its run-in successors are read by :func:`law.outline.run_in`)."""
-    out: list[Clause] = []
-    # not under a part as a whole («Appendix B» of a glossary, whose definitions each enumerate their own «(i)»)
-    for a, b, label in inline_items(text) if parent and not parent.startswith(("«", *_PARTS)) else ():
-        if own is not None and label.style == own.style:
-            return []
-        named = _clause_of(f"{label.text} x", kind)  # the grammar's spelling: «1)» is «п. 1» of a law's part
-        spelled = named[1] if named else _generic(label, kind)
-        if spelled is None:
-            return []
-        cid = _join(parent, spelled, kind) if named else _join_generic(parent, spelled, kind)
-        out.append(Clause(cid, start + a, start + b))
-    return out
-
-
-def _enhancement(text: str, stack: list[outline_.Open]) -> tuple[float, str] | None:
-    """«(1) …» under an open control heading: the control's enhancement («AC-2(1)»); not under an item of its
-    statement open after it (a template's «(a) Develops …: (1) An access control policy …»: the item's own)."""
-    control = next((o.id for o in stack if o.depth == _CONTROL_DEPTH and g.CONTROL_ID.match(o.id)), "")
-    if control and stack[-1].id != control:
-        return None
-    if control and (m := g.CONTROL_ENHANCEMENT.match(text)):
-        return _CONTROL_DEPTH + 1, g.enhancement_id(control, m.group(1))
-    return None
-
-
-def _join(parent: str, label: str, kind: str) -> str:
-    if kind in _ENGLISH or g.is_section(label) or "(" in label or numbering.shaped_id(label):
-        return label
-    point = g.point_id("")
-    if kind == "order" and label.startswith(point) and (at := parent.find(point)) >= 0:
-        return f"{parent[:at]}{label}"  # «п. 1.2» under «п. 1» already carries the full number
-    return f"{parent} {label}".strip()
-
-
-def _clause_of(text: str, kind: str) -> tuple[float, str] | None:
-    """(depth, label) when a paragraph opens a clause: a part, an item, a point, an annex measure row."""
-    if kind == "act":  # «1. …» opens a paragraph of the article: «Article 6(1)»
-        m = g.TOP_PART.match(text)
-        return (1, f"({text[: m.end()].strip().rstrip('.')})") if m else None
-    if kind == "rfc":
-        if m := g.HEADING["named_section"].heading.match(text):  # «Sec. 2. Policy. It is …» run into its text
-            return m.group(1).count(".") + 1, g.section_id(m.group(1))
-        m = g.REQUIREMENT_START.match(text)
-        return (m.group(1).count(".") + 1, g.section_id(m.group(1))) if m else None
-    if m := g.PART_DOT.match(text):
-        number = m.group(1)
-        if kind == "law":
-            return 1, g.part_id(number)
-        return number.count(".") + 1, g.point_id(number)
-    if m := g.ITEM_PAREN.match(text):
-        return (2, g.point_id(m.group(1))) if kind == "law" else (5, g.subpoint_id(m.group(1)))
-    if m := g.LETTER_ITEM.match(text):
-        return 6, g.letter_id(m.group(1))
-    return None
 
 
 __all__ = ["Clause", "blank_editorial", "printed_headings", "section_clauses"]

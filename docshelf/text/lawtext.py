@@ -62,8 +62,15 @@ def marks_agree(root: Path, commit: str, spot: tuple[Target, Spot], removed: lis
     law = law_text(root, commit, t.path)
     a, b, _match = original(law, found.spans)
     spans = sections_at(root, commit).get(t.path, ("", SectionMeta(t.path, "")))[1].extra.get(MARKS, ())
-    printed = [law.text[x:y] for x, y in spans if a - _MARK_SLACK <= y and x <= b + _MARK_SLACK]
-    return printed == removed
+    near = [(x, y) for x, y in spans if a - _MARK_SLACK <= y and x <= b + _MARK_SLACK]
+    inside = [k for k, (x, y) in enumerate(near) if a <= x and y <= b]
+    # The quote carries the marks inside the words it matched, and may carry one just before or after them: a
+    # mark of the sentence before («SDLC.166 Defining …») is not the quote's unless it copied it.
+    for lo in range(len(near)):
+        window = near[lo : lo + len(removed)]
+        if [law.text[x:y] for x, y in window] == removed and all(lo <= k < lo + len(removed) for k in inside):
+            return True
+    return not removed and not inside
 
 
 # A mark may stand right before or after the matched words («authentication 22», «.21», «Council (56).»): it
