@@ -28,7 +28,7 @@ CALL_ID_DOC = (
 class Result(BaseModel):
     """A result record: immutable, no unknown fields, JSON through ``to_dict``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built on first use: one-shot CLI calls
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object both faces print (the CLI's ``--json``, the tool's ``structuredContent``)."""

@@ -138,3 +138,12 @@ def test_the_shipped_lemma_table_is_what_the_analyzer_reads_now() -> None:
     shipped = json.loads((Path(lemmas.__file__).parents[1] / "data" / lemmas.SHIPPED).read_text(encoding="utf-8"))
     assert shipped == lemmas.default_table()
     assert lemmas.lemma_keys("лимита") == {"~лимит"}  # a word outside the table is read by the analyzer
+
+
+def test_the_analysed_dictionary_kept_in_the_index_is_the_one_parsed() -> None:
+    """A one-shot search reads the analysed synonym groups from the index instead of analysing the dictionary
+    again: what is kept reads back equal, a shelf's own file included."""
+    shelf_text = json.dumps({"двухфакторная аутентификация": ["2FA", "два фактора"]}, ensure_ascii=False)
+    for text in (None, shelf_text):
+        parsed = synonyms.parse(text)
+        assert synonyms.loads(synonyms.dumps(parsed)) == parsed

@@ -217,7 +217,8 @@ def _rank(
     toks = query_tokens(text)
     keys = list(dict.fromkeys(t.key for t in toks))
     index = open_index(root, commit)
-    said = synonyms.parse(json.loads(index.setting("synonyms") or "null"))
+    analysed = index.setting("synonyms_parsed")
+    said = synonyms.loads(analysed) if analysed else synonyms.parse(json.loads(index.setting("synonyms") or "null"))
     concepts = derivation.widen(index, ranking.as_said(index, said, toks, said.concepts(toks)))
     concepts, guessed = neighbours.expand(index, concepts)
     required = querysyntax.quoted(text)  # each also a concept: sections saying it together rank up

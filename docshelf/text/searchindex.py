@@ -36,12 +36,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from docshelf.law import docids, docnames
+from docshelf.text import synonyms
 from docshelf.text.analyzer import ANALYZER_VERSION, tokens
 from docshelf.text.normalize import normalize_text
 from docshelf.text.sections import SectionRow, is_apparatus
 from docshelf.text.synonyms import Concept
 
-INDEX_VERSION = f"{ANALYZER_VERSION}.14"  # .14: a version of three parts is also named by two («ASVS 5.0»)
+INDEX_VERSION = f"{ANALYZER_VERSION}.15"  # .15: the analysed synonyms kept in the index
 BM25_WEIGHTS = "3.0, 1.0, 1.0, 1.0"  # head, clauses, ctx, body
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -192,13 +193,16 @@ def create(db: sqlite3.Connection, commit: str, synonyms_text: str | None) -> No
     """An empty index in a new database file."""
     db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
     meta = {"version": INDEX_VERSION, "commit": commit, "total": "0", "synonyms": json.dumps(synonyms_text)}
-    db.executemany("INSERT INTO meta VALUES (?, ?)", [*meta.items(), ("build", _build_stamp())])
+    analysed = ("synonyms_parsed", synonyms.dumps(synonyms.parse(synonyms_text)))
+    db.executemany("INSERT INTO meta VALUES (?, ?)", [*meta.items(), analysed, ("build", _build_stamp())])
 
 
 def set_commit(db: sqlite3.Connection, commit: str, synonyms_text: str | None) -> None:
     db.executemany(
         "UPDATE meta SET value = ? WHERE key = ?", [(commit, "commit"), (json.dumps(synonyms_text), "synonyms")]
     )
+    analysed = synonyms.dumps(synonyms.parse(synonyms_text))
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('synonyms_parsed', ?)", (analysed,))
     db.execute("INSERT OR REPLACE INTO meta VALUES ('build', ?)", (_build_stamp(),))
 
 
