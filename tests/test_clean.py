@@ -333,3 +333,30 @@ def test_a_sentence_the_text_repeats_stays_even_where_it_falls_at_page_edges() -
         blocks += [Block(f"Then {w} more.", page=p), Block(f"Page {w} ends.", page=p), Block(f"Foot {p}", page=p)]
     texts = _texts(clean.strip_furniture(tuple(blocks)))
     assert texts.count("- changes its state to Idle.") == 29 + 3
+
+
+def test_a_paragraph_cut_between_a_reference_word_and_its_number_is_joined() -> None:
+    """«… described in Section» / «10. Each timer …» across a page break: the number is the reference's, no label
+    opening a paragraph. A paragraph that ends its sentence, a list item's «…; and», or the same page are not joined."""
+    from docshelf.build.clean import join_page_breaks
+
+    cut = (Block("The timers are described in Section", page=3), Block("10. Each timer has a time.", page=4))
+    assert [b.text for b in join_page_breaks(cut)] == ["The timers are described in Section 10. Each timer has a time."]
+    ended = (Block("The timers are described below.", page=3), Block("10. Each timer has a time.", page=4))
+    items = (Block("(1) A policy that addresses purpose; and", page=3), Block("(2) Procedures to apply it.", page=4))
+    same_page = (Block("The timers are described in Section", page=3), Block("10. Each timer has a time.", page=3))
+    assert len(join_page_breaks(ended)) == len(join_page_breaks(items)) == len(join_page_breaks(same_page)) == 2
+
+
+def test_hard_wrapped_text_does_not_start_a_paragraph_at_a_references_number() -> None:
+    """An RFC's «… described in Section» wrapped before «10.  Each timer …»: one paragraph, not item 10."""
+    from docshelf.convert.text import convert_text
+
+    text = (
+        "   The mandatory attributes related to timers are described in Section\n"
+        '   10.  Each timer has a "timer" and a "time" (the initial value).\n\n'
+        "   1.  A numbered item on its own.\n"
+    )
+    got = [b.text for b in convert_text(text.encode(), name="r.txt").blocks]
+    assert got[0].endswith('described in Section 10. Each timer has a "timer" and a "time" (the initial value).')
+    assert got[-1].startswith("1. A numbered item")

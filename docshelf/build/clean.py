@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
+from docshelf.convert.text import REFERENCE_CUT
 from docshelf.convert.wordbreaks import join_broken_words
 from docshelf.law.grammar import HEADINGS, STRUCTURAL_START
 from docshelf.law.numbering import CONTENTS_LINE
@@ -246,18 +247,23 @@ def fix_soft_hyphens(blocks: Blocks) -> Blocks:
 
 
 def join_page_breaks(blocks: Blocks) -> Blocks:
-    """Rejoin a paragraph cut by a page break: no closing punctuation, next page starts in lowercase."""
+    """Rejoin a paragraph cut by a page break: no closing punctuation, and the next page starts in lowercase, or
+    the break fell between a reference's word and its number («… described in Section» / «10. Each timer …»: the
+    number is the reference's, no label opening a paragraph)."""
     out: list[Block] = []
     for b in blocks:
         prev = out[-1] if out else None
         if (
             prev is not None
             and prev.kind == b.kind == "para"
-            and b.page == prev.page + 1
             and not prev.bold
             and not b.bold
             and not prev.text.rstrip().endswith(_TERMINAL)
-            and b.text[:1].islower()
+            and b.page == prev.page + 1
+            and (
+                b.text[:1].islower()
+                or (REFERENCE_CUT.search(prev.text) is not None and _NUMBER_FIRST.match(b.text) is not None)
+            )
         ):
             sep = "" if prev.text.endswith("-") and not prev.text[-2:-1].isdigit() else " "
             text = (prev.text[:-1] if sep == "" else prev.text) + sep + b.text
@@ -265,6 +271,9 @@ def join_page_breaks(blocks: Blocks) -> Blocks:
             continue
         out.append(b)
     return tuple(out)
+
+
+_NUMBER_FIRST = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
 
 
 def fix_superscripts(blocks: Blocks) -> Blocks:

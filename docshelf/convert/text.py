@@ -49,6 +49,12 @@ _BOX_DRAWING = re.compile(r"\+-+\+|\+-\+|[─│┌┐└┘├┤┬┴┼═�
 _PAGE_NUMBER = re.compile(r"^\W*(?:page|стр\.?|страница)?\s*\d+(?:\s*(?:of|из)\s*\d+)?\W*$", re.IGNORECASE)
 _FIGURE_GAP = re.compile(r"\S {6,}\S")
 _TOC_ENTRY = re.compile(r"\.{4,}\s*\d+$")  # «4.2.  OPEN Message Format ....13» ends a line
+# A line that ends with a reference's word: the number opening the next line is the reference's («… described in
+# Section» / «10.  Each timer …»), no clause starting a paragraph.
+REFERENCE_CUT = re.compile(
+    r"(?i)(?:\b(?:sections?|articles?|appendix|annex|items?|paragraphs?|clauses?|rfc|статьи|статьей|пункта|пунктом|"
+    r"пунктах?|части|раздела|разделе|приложения|приложении)|§|\bп\.|\bст\.|\bч\.)$"
+)
 
 
 # --------------------------------------------------------------------------- shared text helpers
@@ -200,6 +206,8 @@ def _starts_paragraph(prev: str, cur: str, first: str, layout: Layout) -> bool:
         if WRAPPED_PARAGRAPH_START.match(stripped) and not _BULLET.match(stripped):
             return True  # a dash at column 0 is a wrapped «водные ресурсы - …», not a bullet
     else:
+        if REFERENCE_CUT.search(prev.rstrip()) and ind == prev_ind:
+            return False
         if WRAPPED_PARAGRAPH_START.match(stripped) or _TOC_ENTRY.search(prev):
             return True
         if ind > prev_ind and _aligned_under(first, ind):
