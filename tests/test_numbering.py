@@ -615,6 +615,11 @@ def test_labels_a_text_layer_cut_loose_are_read_from_what_is_open() -> None:
         "4.6.4.8 В требования к защите информации включают требования, установленные в документах.\n"
     )
     assert "п. 4.6.4.8" in {c.id for c in section_clauses(gost, "п. 4")}
+    from docshelf.build.options import ShelfConfig
+    from docshelf.build.pipeline import build_document
+
+    built = build_document(gost.replace("> ГОСТ 34 · п. 4\n\n", "").encode(), DocOptions(source="g.md"), ShelfConfig())
+    assert "4.6 is followed by 4.6.4.8 (4.6.4 is not printed)" in built.meta.quality["addresses"]["gaps"]  # said
     assert "п. 4.6.4.8" not in {c.id for c in section_clauses(gost.replace("4.6 Раздел", "Раздел"), "п. 4")}
     measures = (
         "# Приложение\n\n> Приказ · прил.\n\n| АУД.7 | Защита информации о событиях | + | + |\n"

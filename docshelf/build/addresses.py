@@ -112,6 +112,8 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
     placed = {address_key(c.id)[-1:] for r in records for c in r.clauses}
     letters: dict[str, set[int]] = {}  # letter and roman values printed so far, by style
     read = {r.path: _read_blocks(files.get(r.path, "")) for r in records}
+    points = {m.group(1) for r in records for c in r.clauses if (m := _POINT_ID.match(c.id))}
+    lost: set[str] = set()
     ids = Census.of([label for blocks in read.values() for _m, labels in blocks for label in labels[:1]])
     for r in records:
         text = files.get(r.path, "")
@@ -149,6 +151,10 @@ def printed_labels(records: Sequence[SectionMeta], files: dict[str, str]) -> dic
             if (point := _POINT_ID.match(c.id)) is None:
                 continue
             parent, _, number = point.group(1).rpartition(".")
+            above = parent.rpartition(".")[0]
+            if parent not in points and above in points and parent not in lost:
+                lost.add(parent)  # «4.6.4.8» printed under «4.6»: the text layer lost «4.6.4»
+                gaps.append(f"{above} is followed by {point.group(1)} ({parent} is not printed)")
             before = last.get(parent)
             # A code's sections are numbered with room («§ 164.502», «§ 164.504»): no label is lost there.
             if before is not None and before[0] + 1 < int(number) < before[0] + _GAP and int(number) < _ROOMY:

@@ -162,14 +162,14 @@ class Outline:
         for o in reversed(self.stack):
             if o.label is not None and o.label.style == label.style and o.label.parent == label.parent:
                 return o.depth if label.value > o.label.value else None
-            if o.label is not None and full_label(o.label) == label.parent:
+            if _names(o, label.parent):  # «4.6» under «4.6.», or under a heading's «п. 4» («# 4 Состав …»)
                 return o.depth + 1
         if label.parent in self.known or label.parent == self.root:
             return self._below(floor=label.atom.count(".") + label.atom.count("-"))
+        grandparent = label.parent.rpartition(".")[0]
         for o in reversed(self.stack):
             # «4.6.4.8» inside an open «4.6» whose «4.6.4» the text layer lost: nested there (the gap report says so)
-            own = full_label(o.label) if o.label is not None else o.id.split()[-1] if o.id else ""
-            if own and label.atom.startswith(f"{own}.") and label.atom.count(".") - own.count(".") == _LOST_LEVELS:
+            if grandparent and _names(o, grandparent):
                 return o.depth + 1
         return None
 
@@ -178,7 +178,6 @@ class Outline:
 
 
 _CODE_STYLE = re.compile(r"[XЯ]+n\.n|[XЯ]{2,}\.n")  # «V1.1», «CC6.1»; «УПД.1», «АУД.9»
-_LOST_LEVELS = 2  # a label nests under its grandparent when its parent is not printed
 LETTERS_NUMBERED_STYLE = re.compile(r"[XЯ]+n\.n")  # «V1.1», «CC6.1»: letters, a number, a dot, a number
 _EXPLICIT = re.compile(r"ID-n\(n\)|(?:[XЯ]+\.)?n(?:\.n)+|[XЯ]+\.n")  # styles whose label names its parent
 
