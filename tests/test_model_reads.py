@@ -250,7 +250,7 @@ def test_after_prepare_the_first_calls_read_nothing_the_preparation_did_not(
     """Measured as steps, not seconds: once the commit is prepared, its caches miss no more and no index is built."""
     from docshelf.demo.walk import build_demo_shelf
     from docshelf.shelf import gitrepo
-    from docshelf.text import indexcache, lawtext, warmup
+    from docshelf.text import indexcache, lawtext, lemmas, warmup
 
     root = build_demo_shelf(tmp_path / "demo")
     commit = gitrepo.resolve(root)
@@ -258,10 +258,10 @@ def test_after_prepare_the_first_calls_read_nothing_the_preparation_did_not(
     builds: list[str] = []
     real = indexcache.make_index
     monkeypatch.setattr(indexcache, "make_index", lambda *a: builds.append(a[1]) or real(*a))
-    caches = (verify._shelf_text, reader.metas_at, lawtext.sections_at)
+    caches = (verify._shelf_text, reader.metas_at, lawtext.sections_at, lemmas._analyzer)  # the morphology too
     before = [c.cache_info().misses for c in caches]
     doc = next(m.id for m in reader.metas_at(root, commit) if len(m.sections) > 1)
-    assert search(root, "хранение", at=commit).hits
+    assert search(root, "хранение сведений о нарушителях", at=commit).hits
     check = verify.verify_quote(root, "слова которых нет ни в одном документе этой полки", doc, at=commit)
     assert check.verdict == "not_found"  # read every section of the document: the scan prepared
     assert [c.cache_info().misses for c in caches] == before and builds == []
@@ -302,3 +302,18 @@ def test_a_control_of_sp_800_53_is_three_index_reads_away(corpus_shelf: Path) ->
     page = reader.read_index(corpus_shelf, ac.split("](/", 1)[1].split(")", 1)[0]).text
     assert "AC-7" in page
     assert sum(line.count(meta.title) for line in top.splitlines()) == 1  # the long title heads the page once
+
+
+def test_prepare_loads_the_morphology_an_english_shelf_s_first_query_would_not(tmp_path: Path) -> None:
+    """The index keeps the synonyms analysed, so reading them loads no morphology: ``prepare`` loads it, else the
+    first Russian question after ready pays for it (seven times a warm search, measured by ``bench/firstcall.py``)."""
+    from docshelf.shelf import gitrepo
+    from docshelf.text import lemmas, warmup
+
+    source = tmp_path / "guide.md"
+    source.write_text("# Guide\n\n## 1 Scope\n\nThe operator keeps the event log for one year.\n", encoding="utf-8")
+    root = shelf.init(tmp_path / "shelf")
+    shelf.add(root, [source], DocOptions(source="", category="t", id="Guide 1"), progress=lambda _m: None)
+    lemmas._analyzer.cache_clear()
+    warmup.prepare(root, gitrepo.resolve(root))
+    assert lemmas._analyzer.cache_info().currsize == 1

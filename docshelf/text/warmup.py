@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from docshelf.shelf.reader import fetch, metas_at, read_index
-from docshelf.text import neighbours, verify
+from docshelf.text import lemmas, neighbours, verify
 from docshelf.text.lawtext import sections_at
 from docshelf.text.search import open_index, search
 from docshelf.text.search import prepare as prepare_search
@@ -32,6 +32,7 @@ def prepare(root: Path, commit: str) -> None:
     sections_at(root, commit)
     verify.prepare(root, commit)
     prepare_search(root, commit)  # the names of every document, which a query naming an act reads
+    lemmas.available()  # the Russian morphology a query word is looked up in (the index keeps the synonyms analysed)
     words = next((m.title for m in metas if m.title.strip()), "") or "document"
     found = search(root, " ".join(words.split()[:4]), at=commit, limit=1)
     # One call of each kind on a real clause: what the first answer compiles or loads on its way (patterns
