@@ -23,6 +23,7 @@ from typing import Any
 from pdfgen import FONT, FONT_BOLD, _Flow, _render, register_fonts
 from reportlab.lib.pagesizes import A4
 
+RUN_IN = "⁋"  # in a row's label: what stands before it is printed in the same paragraph, before the label
 FOOTNOTE = 9  # a row's depth that makes it a footnote of the row before
 PLAIN = -1  # a row's depth that prints its text as a paragraph of its own, with no sentence to quote
 
@@ -33,6 +34,11 @@ class Block:
     sentence: str  # the honest sentence inside it, to quote
     citation: str  # the clause part of a citation naming it («п. 6.1.1»)
     depth: int  # 0 = a heading
+    lead: str = ""  # words printed before the label in the same paragraph («The system shall: (a) …»)
+
+    @property
+    def printed(self) -> str:
+        return f"{self.lead} {self.text}" if self.lead else self.text
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,8 @@ def _scheme(name: str, english: bool, rows: list[tuple[int, str, str]], *, table
             blocks.append(Block(f"{label} {sentence}", sentence, citation, FOOTNOTE))
             continue
         sep = "" if label.endswith(".") and label[:-1].replace(".", "").isdigit() and "glued" in name else " "
-        blocks.append(Block(f"{label}{sep}{sentence}", sentence, citation, depth))
+        lead, _, label = label.rpartition(RUN_IN)  # «The system shall:⁋(a)»: the list's first item runs into its lead
+        blocks.append(Block(f"{label}{sep}{sentence}", sentence, citation, depth, lead))
     return Scheme(name, english, tuple(blocks), table)
 
 
@@ -105,6 +112,12 @@ def schemes() -> list[Scheme]:
     chained += [(2, "(1)(i)", "§ 164.308(a)(1)(i)"), (3, "(ii)", "§ 164.308(a)(1)(ii)")]
     chained += [(4, "(A)", "§ 164.308(a)(1)(ii)(A)"), (4, "(B)", "§164.308(a)(1)(ii)(B)")]
     chained += [(2, "(2)", "§ 164.308(a)(2)"), (1, "(b)(1)", "§ 164.308(b)(1)"), (2, "(2)", "§ 164.308(b)(2)")]
+    # A list whose first item runs into the paragraph that opens it, its later items blocks of their own (RFC 4271's
+    # «Optional Attribute Status: 1) …» then «2) …»; a control's «The organization: a. …»).
+    run_in = [(0, "5.1 Logging", "§5.1"), (1, f"The system shall:{RUN_IN}(a)", "§5.1(a)"), (1, "(b)", "§5.1(b)")]
+    run_in += [(1, "(c)", "§5.1(c)"), (0, "5.2 Retention", "§5.2"), (1, f"Each record:{RUN_IN}1)", "§5.2 item 1")]
+    run_in += [(1, "2)", "§5.2 item 2"), (0, "5.3 Review", "§5.3"), (1, f"The operator:{RUN_IN}a.", "§5.3 item a")]
+    run_in += [(1, "b.", "§5.3 item b")]
     items = [(0, "4.1 Overview", "§4.1"), (1, "1.", "§4.1 item 1"), (1, "2.", "4.1(2)")]
     items += [(0, "4.2 General Requirements", "§4.2")]
     items += [(1, f"{k}.", f"4.2({k})") for k in range(1, 4)]
@@ -364,6 +377,7 @@ def schemes() -> list[Scheme]:
         _scheme("cfr-paragraphs", True, cfr),
         _scheme("cfr-chained", True, chained),
         _scheme("list-items", True, items),
+        _scheme("list-run-in", True, run_in),
         _scheme("id-series", True, ids),
         _scheme("framework-table", True, core, table=True),
         _scheme("csf-table", True, csf, table=True),
@@ -382,7 +396,7 @@ def markdown(scheme: Scheme) -> str:
         out += [f"## {heading}", "", "| " + " | ".join(cells[0]) + " |", "|" + "---|" * len(cells[0])]
         return "\n".join(out + ["| " + " | ".join(row) + " |" for row in cells[1:]] + [""])
     for b in scheme.blocks:
-        out += [f"## {b.text}" if b.depth == 0 else b.text, ""]
+        out += [f"## {b.text}" if b.depth == 0 else b.printed, ""]
     return "\n".join(out)
 
 
@@ -420,7 +434,7 @@ def write_docx(scheme: Scheme, path: Path) -> Path:
         if b.depth == 0:
             document.add_heading(b.text, level=2)
         else:
-            document.add_paragraph(b.text)
+            document.add_paragraph(b.printed)
     document.save(str(path))
     return path
 
@@ -470,7 +484,7 @@ def write_pdf(scheme: Scheme, path: Path, *, columns: int = 1) -> Path:
         else:
             note = b.depth == FOOTNOTE  # set as a footnote is: smaller, at the margin
             indent = 0 if note else 18 * max(0, b.depth)
-            flow.paragraph(b.text, font=FONT, size=9 if note else 11, indent=indent, after=4)
+            flow.paragraph(b.printed, font=FONT, size=9 if note else 11, indent=indent, after=4)
     meta = {"title": "", "author": "DocShelf test suite", "lang": "en-US" if scheme.english else "ru-RU"}
     pages = flow.pages if columns == 1 else _two_columns(flow.pages, width + _COLUMN_GUTTER)
     path.write_bytes(_render(pages, lambda _c, _n, _t: None, meta, outline=False))
