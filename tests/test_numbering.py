@@ -536,6 +536,9 @@ def test_a_security_plans_control_headed_by_its_title_holds_its_parts() -> None:
     assert ids["AC-17"].startswith("# Remote Access (AC-17)")
     assert ids["AC-17"].endswith("AC-17 What is the solution and how is it implemented?")
     assert ids["AC-17(1)"].endswith("monitors and controls remote access methods.")
+    cmmc = "# 3. Practices\n\n> SSP · §3\n\n# Authorized Access Control (AC.L2-3.1.1)\n\nLimit system access.\n"
+    got = {c.id: cmmc[c.start : c.end] for c in section_clauses(cmmc, "§3", english=True)}
+    assert got["AC.L2-3.1.1"].endswith("Limit system access.")
 
 
 def test_a_piece_of_a_section_cut_between_paragraphs_goes_on_with_the_clauses_left_open() -> None:

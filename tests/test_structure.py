@@ -539,6 +539,9 @@ def test_a_templates_control_headings_the_contents_does_not_list_head_sections()
         Block("Control Enhancement AC-17 (1)", kind="heading", level=1, bold=True),
         Block("The information system monitors remote access."),
         Block("Remote access (AC-17)"),  # a line of text naming the control
+        Block("Authorized Access Control (AC.L2-3.1.1)", kind="heading", level=1, bold=True),  # any id with a number
+        Block("The organization limits system access to authorized users."),
+        Block("Security Categorization (FIPS 199)", kind="heading", level=1, bold=True),  # a standard's name, no id
         Block("3. Attachments", kind="heading", level=1),
     )
     entries = [ContentsEntry("1. Introduction", "1"), ContentsEntry("2. Minimum Security Controls", "2")]
@@ -550,5 +553,6 @@ def test_a_templates_control_headings_the_contents_does_not_list_head_sections()
         ("2. Minimum Security Controls", "§2"),
         ("Remote Access (AC-17)", "AC-17"),
         ("Control Enhancement AC-17 (1)", "AC-17(1)"),
+        ("Authorized Access Control (AC.L2-3.1.1)", "AC.L2-3.1.1"),
         ("3. Attachments", "§3"),
     ]

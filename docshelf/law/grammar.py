@@ -53,6 +53,7 @@ _NAMED_SECTION = r"\d{1,3}(?:\.\d{1,3})*[a-z]?"
 _SECTION_WORD = r"Section|SECTION|Sec\.|SEC\."
 # «ARTICLE IV GENERAL PROVISIONS» of an agreement, its «Section 4.01» inside: roman as well as arabic.
 EN_ARTICLE_HEADING = re.compile(r"^(?:Article|ARTICLE)\s+(\d{1,3}[a-z]?|[IVXL]{1,7})(?=$|\.?\s+[A-Z‘'\"(])")
+_CODE = r"[A-Z]{1,6}(?:[.-][A-Z0-9]{1,6}){1,5}"  # «AC-17», «PR.AC-4», «AC.L2-3.1.1», «A.5.1»: an id in brackets
 HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind(
         "razdel",
@@ -122,14 +123,16 @@ HEADINGS: tuple[HeadingKind, ...] = (
     HeadingKind("lettered", 55, re.compile(r"^\(([a-z])\)\s+[A-Z][^.;:]{2,140}$"), ""),
     # A NIST security control: its id and its title in capitals («AC-2 ACCOUNT MANAGEMENT»), cited «AC-2».
     HeadingKind("control", 58, re.compile(r"^([A-Z]{2}-\d{1,2})\s+[A-Z][A-Z ,&/()-]{3,80}$"), ""),
-    # A security plan template's heading: its title, then the control in brackets («Remote Access (AC-17)»), or
+    # A security plan template's heading: its title, then the control in brackets («Remote Access (AC-17)», «Access
+    # Control Policy (AC.L2-3.1.1)»: an id of letters and numbers joined by «.» or «-», one number at least), or
     # an enhancement named by its kind («Control Enhancement AC-17 (1)»), cited «AC-17», «AC-17(1)».
     HeadingKind(
         "titled_control",
         58,
         re.compile(
-            r"^(?:[A-Z][^()]{2,120}?\s\((?=[A-Z]{2}-\d{1,2}\)$)|Control\s+Enhancement\s+)"
-            r"([A-Z]{2}-\d{1,2}(?:\s?\(\d{1,2}\))?)\)?$"
+            rf"^(?:[A-Z][^()]{{2,120}}?\s\((?=(?=[^)]*\d){_CODE}\)$)"  # any id with a number: «(AC.L2-3.1.1)»
+            r"|Control\s+Enhancement\s+(?=[A-Z]{2}-\d{1,2}\s?\(\d{1,2}\)$))"
+            rf"({_CODE}(?:\s?\(\d{{1,2}}\))?)\)?$"
         ),
         "",
     ),

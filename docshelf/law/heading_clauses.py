@@ -73,8 +73,9 @@ def heading_clause(text: str, kind: str) -> tuple[float, str] | None:
         return m.group(1).count(".") + 1, g.section_id(m.group(1))  # «§ 11.10 Controls …», «Section 2. Policy.»
     if m := g.HEADING["control"].heading.match(text):
         return CONTROL_DEPTH, m.group(1)  # under the section it sits in; the next section heading closes it
-    if kind in ENGLISH and (m := _TITLED_CONTROL.match(text)):
-        return CONTROL_DEPTH, m.group(1)  # «Remote Access (AC-17)»: a security plan's heading, its title first
+    if kind in ENGLISH and (m := g.HEADING["titled_control"].heading.match(text)):
+        # «Remote Access (AC-17)», «Control Enhancement AC-17 (1)»: a security plan's headings
+        return CONTROL_DEPTH, m.group(1).replace(" ", "")
     if kind in ENGLISH and (m := g.NAMED_CONTROL.match(text)):
         if m.group(2):  # an enhancement heads its own part, closing its control's like the next control does
             return CONTROL_DEPTH, g.enhancement_id(m.group(1), m.group(2))
@@ -86,7 +87,6 @@ def heading_clause(text: str, kind: str) -> tuple[float, str] | None:
     return None
 
 
-_TITLED_CONTROL = re.compile(r"^[A-Z][^()]{2,120}?\s\(([A-Z]{2}-\d{1,2})\)$")
 _LETTER_HEADING = re.compile(r"^([A-Z])\.\s+[A-Z][a-z]")
 
 
