@@ -81,6 +81,7 @@ def _without_number(entry: ContentsEntry) -> str:
 _LABEL_END = re.compile(r"^[\s.:—–-]+")
 
 
+@lru_cache(maxsize=65536)
 def _after_label(text: str) -> str:
     """The title after the label a line opens with («1.1 Scope of Document» → «Scope of Document»,
     «Appendix A— The SSDF …» → «The SSDF …»); "" when it opens with none. Maps and bodies disagree on
@@ -142,16 +143,14 @@ _RENUMBERED_KEY = 12  # a title this long is one heading, whatever number and le
 def renumbered(b: Block, entry: ContentsEntry) -> bool:
     """The block is a heading with the entry's whole title under another number than the map's: the body
     prints «4.1. Other Designated Contacts» where the contents page says «5.»; the body's number stands."""
+    if not entry.number or not _styled(b):
+        return False
     bare = key(_without_number(entry))
+    if len(bare) < _MIN_PREFIX or key(_after_label(b.text)) != bare:
+        return False  # asked of every block an entry is looked for in: the cheap tests first
     own = read_label(b.text)
     level = bool(own) and own[0].atom.count(".") == entry.number.count(".")  # «10.4.» in the contents, «9.4.» here
-    return (
-        bool(entry.number and own)
-        and len(bare) >= (_MIN_PREFIX if level else _RENUMBERED_KEY)
-        and _styled(b)
-        and key(_after_label(b.text)) == bare
-        and own[0].atom != entry.number
-    )
+    return bool(own) and len(bare) >= (_MIN_PREFIX if level else _RENUMBERED_KEY) and own[0].atom != entry.number
 
 
 def _styled(b: Block) -> bool:

@@ -210,7 +210,7 @@ def section_clauses(
                     found = (outline.depth_of(reading, found[0]), found[1])
             elif found is None and kind != "law" and readings[n]:
                 fit = outline.fit(readings[n], readings[n + 1 : n + _AHEAD])
-                lone = fit is None or not (fit[1].first or _goes_on(stack, fit[1]))  # read as a series of its own
+                lone = fit is None or not (fit[1].first or outline.goes_on(fit[1]))  # read as a series of its own
                 if lone and (chain := _run_before(blocks, readings, n, outline)):
                     # the list began in the paragraphs before: «Control: The organization: a. Develops …» … «e. …»
                     for at, earlier in chain:
@@ -328,15 +328,6 @@ def _restarted_under_headings(clauses: list[Clause], heads: list[tuple[int, str]
 
 _AHEAD = 40  # blocks looked ahead for a label's successor
 _TITLE_WORDS = 8
-
-
-def _goes_on(stack: list[outline_.Open], label: numbering.Label) -> bool:
-    """Whether the label before ``label`` in its series is open: it goes on from there."""
-    return any(
-        o.label is not None
-        and (o.label.style, o.label.parent, o.label.value + 1) == (label.style, label.parent, label.value)
-        for o in stack
-    )
 
 
 def _run_before(

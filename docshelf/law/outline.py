@@ -68,6 +68,14 @@ class Outline:
             return same.depth
         return self.stack[-1].depth + 1 if self.stack else default
 
+    def goes_on(self, label: Label) -> bool:
+        """Whether the label before ``label`` in its series is open: ``label`` goes on from it."""
+        return any(
+            o.label is not None
+            and (o.label.style, o.label.parent, o.label.value + 1) == (label.style, label.parent, label.value)
+            for o in self.stack
+        )
+
     def close(self, depth: float) -> list[Open]:
         """Pop and return the open clauses at ``depth`` or deeper, innermost first."""
         out = []
