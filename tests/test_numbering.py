@@ -589,6 +589,11 @@ def test_a_controls_items_run_into_the_paragraphs_before_are_read_back_to_the_fi
     assert ids["CP-2 item c"] == "c. Coordinates contingency planning activities;"
     assert ids["CP-2 item f"] == "f. Communicates contingency plan changes."
     assert ids["CP-2(1)"] == "(1) The organization coordinates contingency plan development."
+    # a one-word run-in inside an item («Example:») is the item's: the list goes on
+    example = "# CP-3 TRAINING\n\n> SP · CP-3\n\nThe organization:\n\na. Trains staff. Example: a course.\n\n"
+    example += "b. Tests staff.\n"
+    got = {c.id: example[c.start : c.end] for c in section_clauses(example, "CP-3", english=True)}
+    assert got["CP-3 item a"] == "a. Trains staff. Example: a course." and got["CP-3 item b"] == "b. Tests staff."
     # without the list's first item after a colon, «e.» has nothing to go on from
     lone = md.replace("The organization: a. Develops", "The organization develops")
     assert "CP-2 item e" not in {c.id for c in section_clauses(lone, "CP-2", english=True)}

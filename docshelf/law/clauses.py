@@ -375,7 +375,9 @@ def _readings(block: str) -> list[numbering.Label]:
 
 _ITEM = g.ITEM
 # The same run after a sentence, inside a block whose items the PDF ran together: «… elements]. Supplemental Guidance:»
-_RUN_IN_INSIDE = re.compile(r"(?<=[a-z)\]][.;]\s)[A-Z][a-z]+(?: [A-Z][a-z]+){0,3}:\s")  # not «1. Resolution:»
+# Two words or more («Supplemental Guidance:», «Related Controls:»): a one-word «Example:» or «Note:» inside an item is
+# the item's own. Not «1. Resolution:» (a label's dot).
+_RUN_IN_INSIDE = re.compile(r"(?<=[a-z)\]][.;]\s)[A-Z][a-z]+(?: [A-Z][a-z]+){1,3}:\s")
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
 
 
