@@ -13,9 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
-from docshelf.convert.text import REFERENCE_CUT
 from docshelf.convert.wordbreaks import join_broken_words
-from docshelf.law.grammar import HEADINGS, STRUCTURAL_START
+from docshelf.law.grammar import HEADINGS, REFERENCE_CUT, STRUCTURAL_START
 from docshelf.law.numbering import CONTENTS_LINE
 from docshelf.model import Block
 

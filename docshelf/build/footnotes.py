@@ -136,11 +136,11 @@ def notes_go_on(records: Sequence[SectionMeta], files: dict[str, str], continues
     goes on from ``n - 1``): the text that piece opens with is the note's, not the clauses the piece before left
     open («Recital 163» would hold the rest of its note 1, «… of the Council of» / «11 March 2009 on …»)."""
     out = list(records)
-    for n in range(1, len(out)):
+    for n in (k for k in range(1, len(out)) if continues[k]):
         before, here = out[n - 1], out[n]
         text = files.get(before.path, "").rstrip()
         note = next((c for c in before.clauses if grammar.FOOTNOTE_ID.match(c.id) and c.end >= len(text)), None)
-        if not continues[n] or note is None or text.endswith((".", ";", ":", "!", "?", ")")):
+        if note is None or text.endswith((".", ";", ":", "!", "?", ")")):
             continue
         start = min((c.start for c in here.clauses if c.id != here.clause), default=0)
         left = {c.id for c in before.clauses}

@@ -178,10 +178,10 @@ class _Level:
 
 
 class _Numbering:
-    """Renders automatic list labels from numbering.xml, counting per list instance (numId)."""
+    """Renders automatic list labels from numbering.xml, counting per list (abstract definition) as Word does."""
 
     def __init__(self, document: Document) -> None:
-        self._levels: dict[str, dict[int, _Level]] = {}
+        self._abstract: dict[str, dict[int, _Level]] = {}  # each list's levels, by its abstract definition
         self._counts: dict[str, dict[int, int]] = {}  # by list (abstract definition), level
         self._list: dict[str, str] = {}  # numId → the abstract definition it is an instance of
         self._restarts: dict[str, dict[int, int]] = {}  # numId → the levels it restarts, at what value
@@ -212,21 +212,21 @@ class _Numbering:
             # A template's lists often name a list style («GSACtrlList») instead of levels of their own: the
             # levels are the style's, defined by the abstract list that links to it. Without them «a.» is lost.
             abstract[key] = abstract[key] or styled.get(style, {})
+        self._abstract = abstract
         for num in _xp(root, "./w:num"):
             num_id, key = _val(num, "./@w:numId") or "", _val(num, "./w:abstractNumId/@w:val") or ""
-            levels = dict(abstract.get(key, {}))
+            levels = abstract.get(key, {})
             restarts: dict[int, int] = {}
             for override in _xp(num, "./w:lvlOverride"):
                 ilvl = int(_val(override, "./@w:ilvl") or 0)
                 restart = _val(override, "./w:startOverride/@w:val")
                 if ilvl in levels and restart and restart.isdigit():
                     restarts[ilvl] = int(restart)
-            self._levels[num_id] = levels
             self._list[num_id] = key
             self._restarts[num_id] = restarts
 
     def label(self, num_id: str, ilvl: int) -> str:
-        levels = self._levels.get(num_id, {})
+        levels = self._abstract.get(self._list.get(num_id, ""), {})
         level = levels.get(ilvl)
         if level is None or level.fmt == "none":
             return ""

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from docshelf.errors import ConversionError
-from docshelf.law.grammar import TEXT_APPENDIX, TEXT_NUMBERED_HEADING, WRAPPED_PARAGRAPH_START
+from docshelf.law.grammar import REFERENCE_CUT, TEXT_APPENDIX, TEXT_NUMBERED_HEADING, WRAPPED_PARAGRAPH_START
 from docshelf.model import Block, Converted
 
 CONVERTER_VERSION = "1"
@@ -49,12 +49,6 @@ _BOX_DRAWING = re.compile(r"\+-+\+|\+-\+|[─│┌┐└┘├┤┬┴┼═�
 _PAGE_NUMBER = re.compile(r"^\W*(?:page|стр\.?|страница)?\s*\d+(?:\s*(?:of|из)\s*\d+)?\W*$", re.IGNORECASE)
 _FIGURE_GAP = re.compile(r"\S {6,}\S")
 _TOC_ENTRY = re.compile(r"\.{4,}\s*\d+$")  # «4.2.  OPEN Message Format ....13» ends a line
-# A line that ends with a reference's word: the number opening the next line is the reference's («… described in
-# Section» / «10.  Each timer …»), no clause starting a paragraph.
-REFERENCE_CUT = re.compile(
-    r"(?i)(?:\b(?:sections?|articles?|appendix|annex|items?|paragraphs?|clauses?|rfc|статьи|статьей|пункта|пунктом|"
-    r"пунктах?|части|раздела|разделе|приложения|приложении)|§|\bп\.|\bст\.|\bч\.)$"
-)
 
 
 # --------------------------------------------------------------------------- shared text helpers

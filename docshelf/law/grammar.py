@@ -180,6 +180,12 @@ NAMED_CONTROL = re.compile(
 REQUIREMENT_ROW = re.compile(r"^\|\s*V?(\d{1,2}\.\d{1,2}\.\d{1,2})\s*\|")
 REQUIREMENT_HEADER = re.compile(r"^\|\s*(?:#|№|ID)\s*\|")  # only such a table's rows are requirements
 
+# A line that ends with a reference's word: the number opening the next line is the reference's («… described in
+# Section» / «10.  Each timer …»), no clause starting a paragraph.
+REFERENCE_CUT = re.compile(
+    r"(?i)(?:\b(?:sections?|articles?|appendix|annex|items?|paragraphs?|clauses?|rfc|статьи|статьей|пункта|пунктом|"
+    r"пунктах?|части|раздела|разделе|приложения|приложении)|§|\bп\.|\bст\.|\bч\.)$"
+)
 # Where a new paragraph starts inside hard-wrapped text: numbered clauses and items, lettered items,
 # Roman section numbers, bullets, and the Russian structural words (also letter-spaced, as in
 # typewritten acts: «С т а т ь я  1.»).
