@@ -336,3 +336,42 @@ def test_an_eu_point_cited_through_its_subparagraph_is_proven_only_where_it_is_o
         "Regulation 2099/1 Article 1(2), second subparagraph, point (a)",
     )
     assert one.verdict == "unknown_ref"  # no point (a) in paragraph 2: nothing is guessed
+
+
+_BILL = """# Westland Data Security Act
+
+## Section 1. Short title.
+
+This Act may be cited as the Westland Data Security Act of the testing shelves.
+
+## Section 2. Legislative findings.
+
+The legislature finds that residents entrust businesses with personal information every day.
+
+## Section 4. Duty to protect personal information.
+
+(a) A covered entity shall implement reasonable security procedures for the information it holds.
+
+(b) The security program shall include:
+
+(1) administrative safeguards that assign responsibility for the program to a named officer;
+
+(2) technical safeguards that protect personal information in transit and at rest.
+"""
+
+
+@pytest.mark.parametrize("ref", ["Section 2(b)", "Sec. 2(b)", "§2(b)", "2(b)", "Section 2 (b)"])
+def test_a_subsection_the_cited_section_lacks_is_no_clause_not_another_sections_item_read_backwards(
+    tmp_path: Path, ref: str
+) -> None:
+    """«Section 2(b)» names §2's (b): §2 has none, so the reference names nothing — it must not land on
+    «§4(b)(2)», the one clause whose path ends in «(b)(2)», and prove a quote from there at clause level."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "bill.md"
+    source.write_text(_BILL, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "bills", "WDSA"), progress=lambda _m: None)
+    quote = "technical safeguards that protect personal information in transit and at rest"
+    check = verify_quote(root, quote, f"WDSA {ref}")
+    assert check.verdict == "unknown_ref" and "Closest: §2" in check.message, check.message
+    right = verify_quote(root, quote, f"WDSA {ref.replace('2', '4', 1).replace('(b)', '(b)(2)')}")
+    assert (right.verdict, right.level, right.clause) == ("ok", "clause", "§4(b)(2)"), ref

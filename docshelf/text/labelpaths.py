@@ -187,6 +187,12 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     # «point (a) of Article 5(1)»: the innermost label first, then the part it is of (as EU acts cite)
     turned = next((want[k:] + want[:k] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
     forms = (want, want[::-1], turned)
+    # A path that ends a clause's own («item 5.b» of «§5.3.2 item 5.b») leaves out the levels above it; one that
+    # opens with a top label of the document and is cited as such («Section 2(b)», «2(b)») leaves out nothing:
+    # when §2 has no (b), it names no clause — not «(b)(2)» of another section read backwards.
+    tops = {k[0] for _s, _c, k in clauses if len(k) == 1}
+    from_top = not _ITEM_FIRST.match(rest) and want[0] in tops
+    ends = tuple(f for f in forms if not (from_top and (f[0] in tops or (meta.english and f is not turned))))
     if numbering.PARAGRAPH_WORD.match(rest) and len(want) == 1 and want[0].isdigit():
         # «paragraph 23» of guidelines numbering their paragraphs through the document: the item, not §23
         items = [(s, c) for s, c, k in clauses if c.id.endswith(f" {grammar.ITEM} {want[0]}")]
@@ -202,7 +208,7 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
         # the path as spelled first: «section 1A(1)» is §1A(1), not §1(1A) read inside out
         (lambda: clauses, forms[:1], True),
         (lambda: clauses, forms, True),
-        (lambda: clauses, forms, False),
+        (lambda: clauses, ends, False),
         (lambda: [(s, c, _flat(k)) for s, c, k in clauses], (_flat(want),), True),
         (lambda: clauses, annexed, True),
     ]
@@ -220,6 +226,9 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
         return dotted
     return _inside_named(clauses, want)
 
+
+# A citation naming its first label by a list item's word: it may leave the levels above out.
+_ITEM_FIRST = re.compile(r"(?i)\s*(?:items?|points?|subparagraphs?|paragraphs?|paras?\.|пп?\.|подп\.|подпункт\w*|пункт\w*)\s")
 
 _Keyed = tuple[SectionMeta, Clause, tuple[str, ...]]  # a clause with its section and address key
 
