@@ -120,6 +120,10 @@ def add(
     with progress() as say:
         docs = shelf.add(root, list(sources), opts, branch=branch, commit=not no_commit, update=update,
                          progress=say)  # fmt: skip
+    if not no_commit:
+        from docshelf.text import normstore
+
+        normstore.store_built(root, ((d.files[s.path], s) for d in docs for s in d.meta.sections if s.path in d.files))
     if vector_store(root).exists():
         from docshelf.text import encoder  # the search stack, imported only where vectors are kept
 

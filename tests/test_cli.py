@@ -38,7 +38,7 @@ def test_usage_error_exits_2() -> None:
     assert res.returncode == 2 and "Usage" in res.stderr
 
 
-def test_init_add_read_fetch_check(tmp_path: Path, regulation_pdf: Path) -> None:
+def test_init_add_read_fetch_check(tmp_path: Path, regulation_pdf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "shelf"
     assert run("init", str(root), "--name", "Мой стеллаж").returncode == 0
     res = run("add", str(regulation_pdf), "--shelf", str(root), "--category", "laws", "--id", "999-ФЗ")
@@ -57,6 +57,15 @@ def test_init_add_read_fetch_check(tmp_path: Path, regulation_pdf: Path) -> None
     env = {"DOCSHELF_SHELF": str(root)}
     assert run("check", env=env).returncode == 0
     assert run("rebuild", env=env).stdout.strip() == "rebuilt: no changes"
+    # `add` stored the normalized text of what it committed: a server's first scan of the commit normalizes nothing.
+    from docshelf.shelf import gitrepo
+    from docshelf.text import normstore, verify
+
+    made: list[str] = []
+    real = normstore.normalize_text
+    monkeypatch.setattr(normstore, "normalize_text", lambda text: made.append(text) or real(text))
+    scanned = verify._shelf_text(root, gitrepo.resolve(root))
+    assert made == [] and len(scanned.paths) == len(reader.metas_at(root, gitrepo.resolve(root))[0].sections) > 1
 
 
 @pytest.mark.parametrize(

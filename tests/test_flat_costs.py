@@ -126,3 +126,57 @@ def test_a_citation_reads_each_documents_names_once_not_once_per_quote(
     for doc in docs:
         assert citations.resolve_ref(root, f"{doc.id} п. 1", commit).doc_id == doc.id
     assert len(spelled) == read  # later citations of the same commit read none again
+
+
+def test_a_commits_first_scan_normalizes_only_the_sections_no_earlier_scan_met(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quote verification's scan of the whole shelf keeps normalized texts by content (blob and marks) across
+    commits: after an add, the next commit's first scan normalizes the new document's sections, not the shelf."""
+    from docshelf.shelf import gitrepo
+    from docshelf.text import normstore, verify
+
+    root, docs = _shelf(tmp_path, 5)
+    first = gitrepo.resolve(root)
+    made: list[str] = []
+    real = normstore.normalize_text
+
+    def counted(text: str) -> str:
+        made.append(text)
+        return real(text)
+
+    monkeypatch.setattr(normstore, "normalize_text", counted)
+    sections = sum(len(d.meta.sections) for d in docs)
+    shelf_before = verify._shelf_text(root, first)
+    assert len(made) == sections  # a store that is empty: every section is normalized once
+    verify._shelf_text.cache_clear()
+    assert verify._shelf_text(root, first) == shelf_before  # read back from the store, the same texts
+    assert len(made) == sections
+    (new,) = shelf.add(root, [_regulation(tmp_path / "src", 77)], DocOptions(source="", category="acts"))
+    made.clear()
+    second = verify._shelf_text(root, gitrepo.resolve(root))
+    assert len(made) == len(new.meta.sections)  # only the added document's sections are new
+    assert "правило 77-2" in second.text and "правило 3-2" in second.text
+    # The quote is proven at the new commit with texts the store gave (a changed word is still not found).
+    quote = "Работник обязан соблюдать правило 3-2 и хранить сведения в тайне"
+    assert verify.verify_quote(root, quote, f"{docs[3].meta.id} п. 2").verdict == "ok"
+    assert verify.verify_quote(root, quote.replace("3-2", "3-9"), f"{docs[3].meta.id} п. 2").verdict == "not_found"
+    assert verify.verify_quote(root, quote, f"{docs[2].meta.id} п. 2").verdict == "wrong_clause"  # the scan found it
+    # Texts made by other code are not trusted: a store written by another version of it starts empty.
+    monkeypatch.setattr(normstore, "fingerprint", lambda: "other code")
+    verify._shelf_text.cache_clear()
+    made.clear()
+    verify._shelf_text(root, gitrepo.resolve(root))
+    assert len(made) == sections + len(new.meta.sections)
+
+
+def test_a_shelf_whose_cache_cannot_be_written_still_scans(tmp_path: Path) -> None:
+    from docshelf.shelf import gitrepo
+    from docshelf.text import verify
+
+    root, docs = _shelf(tmp_path, 2)
+    (root / ".docshelf").mkdir(exist_ok=True)
+    (root / ".docshelf" / "normalized.sqlite").mkdir()  # a folder where the store's file should be: unusable
+    verify._shelf_text.cache_clear()
+    scanned = verify._shelf_text(root, gitrepo.resolve(root))
+    assert "правило 1-3" in scanned.text and len(scanned.paths) == sum(len(d.meta.sections) for d in docs)

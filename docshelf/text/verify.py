@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from docshelf.errors import CitationError, DocShelfError, PathOutsideShelfError, SectionNotFoundError
-from docshelf.law.clauses import blank_editorial
 from docshelf.law.editions import fetch_warning, has_edition, meta_status
 from docshelf.results import BatchCheck, QuoteCheck
 from docshelf.shelf import gitrepo
 from docshelf.shelf.reader import metas_at
+from docshelf.text import normstore
 from docshelf.text.citations import Resolution, Target, resolve_ref
 from docshelf.text.lawtext import (
     LawText,
@@ -42,7 +42,7 @@ from docshelf.text.lawtext import (
     marks_agree,
     marks_pattern,
     original,
-    unmarked,
+    sections_at,
     without_marks,
 )
 from docshelf.text.normalize import normalize_text, words
@@ -185,13 +185,20 @@ class _Shelf(NamedTuple):
 @lru_cache(maxsize=4)
 def _shelf_text(root: Path, commit: str) -> _Shelf:
     """The haystack for «where is it?» and for choosing sections of a document to look at closely."""
-    files = gitrepo.read_tree(root, commit, "docs", ".md")  # symbolic links are left out
-    by_path = {}
-    for meta in metas_at(root, commit):
-        for s in meta.sections:
-            data = files.get(s.path)
-            if data is not None:  # a meta naming a missing file: `docshelf check` reports it
-                by_path[s.path] = normalize_text(unmarked(blank_editorial(data.decode("utf-8")), s))
+    blobs = gitrepo.blob_shas(root, commit, "docs", ".md")  # symbolic links are left out
+    keys = {}  # path -> its text's key in the store of normalized texts
+    for path, s in sections_at(root, commit).items():
+        if path in blobs:  # a meta naming a missing file: `docshelf check` reports it
+            keys[path] = normstore.key(blobs[path], s[1])
+    stored = normstore.recall(root, keys.values())
+    made = {}
+    for path, k in keys.items():
+        if k not in stored:
+            text = gitrepo.read_blob(root, blobs[path]).decode("utf-8")
+            made[k] = normstore.scan_text(text, sections_at(root, commit)[path][1])
+    if made:
+        normstore.remember(root, made, keys.values())
+    by_path = {path: stored[k] if k in stored else made[k] for path, k in keys.items()}
     starts, pos = [], 0
     for norm_text in by_path.values():
         starts.append(pos)

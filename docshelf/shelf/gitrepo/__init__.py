@@ -20,12 +20,14 @@ import this package, never a room.
 from docshelf.shelf.gitrepo._core import FETCH_TIMEOUT_S, MAX_REF_CHARS, git_version, init, require_repo
 from docshelf.shelf.gitrepo.objects import (
     Change,
+    blob_shas,
     changed_paths,
     kind_at,
     last_having,
     list_files,
     log,
     read,
+    read_blob,
     read_tree,
 )
 from docshelf.shelf.gitrepo.refs import (
@@ -57,6 +59,7 @@ __all__ = [
     "MAX_REF_CHARS",
     "WRITE_STEPS",
     "Change",
+    "blob_shas",
     "branch_tip",
     "changed_paths",
     "check_branch",
@@ -77,6 +80,7 @@ __all__ = [
     "log",
     "reachable",
     "read",
+    "read_blob",
     "read_tree",
     "remote_of",
     "require_repo",

@@ -81,12 +81,22 @@ def list_files(root: Path, at: str, prefix: str = "") -> list[str]:
 
 def read_tree(root: Path, at: str, prefix: str = "", suffix: str = "") -> dict[str, bytes]:
     """Every file under ``prefix`` ending in ``suffix`` at commit ``at`` (symbolic links left out), in path order."""
+    return {p: _blob(root, sha) for p, sha in blob_shas(root, at, prefix, suffix).items()}
+
+
+def blob_shas(root: Path, at: str, prefix: str = "", suffix: str = "") -> dict[str, str]:
+    """The blob sha of every file :func:`read_tree` would read, in path order, without reading any: a content key."""
     files = _tree_map(root, at)[0]
     return {
-        p: _blob(root, sha)
+        p: sha
         for p, (mode, sha) in sorted(files.items())
         if _under(p, prefix) and p.endswith(suffix) and mode != _SYMLINK_MODE
     }
+
+
+def read_blob(root: Path, sha: str) -> bytes:
+    """The bytes of one blob :func:`blob_shas` named."""
+    return _blob(root, sha)
 
 
 def kind_at(root: Path, commit: str, path: str) -> str | None:
