@@ -228,7 +228,9 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
 
 
 # A citation naming its first label by a list item's word: it may leave the levels above out.
-_ITEM_FIRST = re.compile(r"(?i)\s*(?:items?|points?|subparagraphs?|paragraphs?|paras?\.|пп?\.|подп\.|подпункт\w*|пункт\w*)\s")
+_ITEM_FIRST = re.compile(
+    r"(?i)\s*(?:items?|points?|subparagraphs?|paragraphs?|paras?\.|пп?\.|подп\.|подпункт\w*|пункт\w*)\s"
+)
 
 _Keyed = tuple[SectionMeta, Clause, tuple[str, ...]]  # a clause with its section and address key
 
