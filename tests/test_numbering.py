@@ -273,6 +273,29 @@ def test_a_catalogue_table_of_shaped_ids_is_clauses_and_counted() -> None:
     record = SectionMeta("docs/m/002.md", "Requirements", clauses=tuple(clauses))
     got = printed_labels([record], {record.path: numbered})
     assert (got["printed"], got["addressed"]) == (3, 3)
+    # a checklist of ids a family rule names («HC-01», like «AC-2») with the check in the next cell; a mapping
+    # table naming controls by a short title is no catalogue
+    checklist = "## Hardening checklist\n\n| Check | Requirement | Chapter |\n|---|---|---|\n" + "".join(
+        f"| HC-0{k} | Management access number {k} is disabled on every interface. | Chapter 3 |\n" for k in (1, 2, 3)
+    )
+    assert [c.id for c in section_clauses(checklist, "", english=True)] == ["HC-01", "HC-02", "HC-03"]
+    mapping = "## Mapping\n\n| Control | Title |\n|---|---|\n| AC-1 | Policy and Procedures |\n| AC-2 | Accounts |\n"
+    assert section_clauses(mapping, "", english=True) == []
+
+
+def test_an_annex_table_printing_its_letter_in_every_control_is_the_annexs_series() -> None:
+    """ISO/IEC 27001's Annex A table «| A.5.1 | Policies … | Control … |» with no row or heading placing «A.5»:
+    the controls succeed each other in the annex of their letter."""
+    from docshelf.law.clauses import section_clauses
+
+    rows = "".join(
+        f"| A.{g}.{k} | Control title {g}.{k} | The organization shall keep the control {g}.{k} in force. |\n"
+        for g in (5, 6)
+        for k in (1, 2, 3)
+    )
+    annex = f"# Annex A (normative) Controls\n\nTable A.1\n\n|  | Name | Control |\n|---|---|---|\n{rows}"
+    got = [c.id for c in section_clauses(annex, "Annex A", english=True)]
+    assert got == ["Annex A", *(f"§A.{g}.{k}" for g in (5, 6) for k in (1, 2, 3))]
 
 
 def test_a_shape_is_a_clause_only_by_the_evidence_of_a_numbering() -> None:

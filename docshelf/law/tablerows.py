@@ -37,9 +37,14 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
             # table) refers to them and is no clause of its own. A catalogue of ids no family rule names prints
             # the id in its first cell (after a row number, if any) and the statement in the next
             # («| AC.L2-3.1.3 | Control the flow … |»).
-            shaped = leading and bool(labels) and labels[0].style.startswith(GENERIC)
+            shaped = leading and bool(labels)
             leading = leading and cell.rstrip(".").isdigit()
-            catalogue = shaped and len(_statement_words(row.group(0)[m.end() :])) >= ROW_WORDS
+            after = row.group(0)[m.end() :]
+            # An id a family rule names («HC-01», «AC-2») heads a catalogue row when a sentence follows it, not
+            # a title («| AC-1 | Access Control Policy and Procedures |» restates the control in a baseline table).
+            catalogue = shaped and len(_statement_words(after)) >= ROW_WORDS
+            if catalogue and not labels[0].style.startswith(GENERIC):
+                catalogue = sum(w[:1].islower() for w in after.split()) >= ROW_WORDS
             if labels and len(_statement_words(cell[labels[0].length :])) < ROW_WORDS and not catalogue:
                 break
             if labels:  # from its own cell on: a group's cell before it («… (PO.1): Ensure …») is the group's
@@ -105,13 +110,14 @@ def row_points(table: str, start: int, known: set[str], *, english: bool, annexe
     the annex of its letter (``annexes``): «A.9.2.3» in a NIST appendix D maps ISO's control, not its own."""
     found: list[tuple[str, int, int, int]] = []  # id, depth, row start, row end
     letter = _fresh_annex(table, known, annexes)
-    for row in re.finditer(r"[^\n]+", table):
-        point = row_point(row.group(0))
-        if point is None:
-            continue
-        label, after, own = point
+    points = [(row, point) for row in re.finditer(r"[^\n]+", table) if (point := row_point(row.group(0)))]
+    atoms = {label.atom for _row, (label, _after, _own) in points}
+    for row, (label, after, own) in points:
         atom = f"{letter}.{label.atom}" if letter and label.atom[:1].isdigit() else label.atom
-        if atom == label.atom and not _placed(label.parent, known):
+        # A control of the annex's own letter whose neighbour the table prints («A.5.1», «A.5.2») is one of the
+        # annex's series, whether or not a row or heading above placed its group («A.5»).
+        lettered = atom.split(".")[0] in annexes and any(f"{label.parent}.{label.value + d}" in atoms for d in (-1, 1))
+        if atom == label.atom and not _placed(label.parent, known) and not lettered:
             continue
         if len(f"{after} {own}".split()) < ROW_WORDS:
             continue
