@@ -683,3 +683,46 @@ def test_a_mark_just_before_a_quote_is_not_the_quotes(tmp_path: Path) -> None:
     marked = "Defining requirements is a critical part of an SDLC process and begins in the initiation phase.2 Security"
     assert verify.verify_quote(root, marked, "Guide 1").verdict == "ok"
     assert verify.verify_quote(root, marked.replace("phase.2", "phase.1"), "Guide 1").verdict == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("text", "doc_id", "note", "owner", "kept"),
+    [
+        (
+            "# Information security management\n\n## 2 Normative references\n\n"
+            "The following documents are referred to in the text. ISO/IEC 27000, Overview and vocabulary1)\n\n"
+            "## 4.2 Needs of interested parties\n\nThe organization shall determine:\n\n"
+            "a) interested parties that are relevant to the management system;\n\n"
+            "1) The dated edition cited in the bibliography applies until a corrigendum is published.\n\n"
+            "b) the relevant requirements of these interested parties;\n\n"
+            "1) the requirements of the regulators that supervise the organization;\n",
+            "ISO 99001",
+            "The dated edition cited in the bibliography applies until a corrigendum is published.",
+            "§2 footnote 1",
+            ("the requirements of the regulators that supervise the organization", "§4.2 item b.1"),
+        ),
+        (
+            "# Системы менеджмента\n\n## 2 Нормативные ссылки\n\n"
+            "В настоящем стандарте использована ссылка на ГОСТ Р 99999 Словарь терминов1)\n\n"
+            "## 4 Требования\n\n4.1 Организация должна определить:\n\n"
+            "а) заинтересованные стороны, значимые для системы менеджмента;\n\n"
+            "1) Действует до введения в действие соответствующего национального стандарта.\n\n"
+            "б) требования этих заинтересованных сторон к системе менеджмента.\n",
+            "ГОСТ Р 99001",
+            "Действует до введения в действие соответствующего национального стандарта.",
+            "п. 2 сноска 1",
+            ("требования этих заинтересованных сторон к системе менеджмента", "п. 4.1 подп. «б»"),
+        ),
+    ],
+)
+def test_a_standards_note_numbered_with_a_bracket_belongs_to_the_clause_of_its_mark(
+    tmp_path: Path, text: str, doc_id: str, note: str, owner: str, kept: tuple[str, str]
+) -> None:
+    """ISO and ГОСТ Р print notes «1) The dated edition …» at a page's foot, marked «vocabulary1)» by a superscript
+    glued to its word: the note is a footnote of the clause of its mark, not item 1 of the list the page broke; a
+    list item «1) the requirements …» (small letters, no mark) stays the item it is."""
+    root = _one_document(tmp_path, text, doc_id)
+    got = verify.verify_quote(root, note, f"{doc_id} {owner}")
+    assert (got.verdict, got.level, got.clause) == ("ok", "clause", owner), got.message
+    item = verify.verify_quote(root, kept[0], f"{doc_id} {kept[1]}")
+    assert (item.verdict, item.level) == ("ok", "clause"), item.message
