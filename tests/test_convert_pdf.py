@@ -299,3 +299,30 @@ def test_a_cells_line_by_line_shading_rules_nothing() -> None:
         "|  | PO.1.2: Identify and document all requirements for the software it develops. "
         "| Example 2: Review the requirements at least annually or after an incident. |",
     ]
+
+
+def test_an_item_followed_by_the_next_of_its_list_ends_whatever_joins_them() -> None:
+    """«1) … criteria; and» / «2) criteria for …» and «(1) … 12866,» / «(2) Will not …» set line under line with no
+    gap or indent: each item is a paragraph of its own. A sentence enumerating inline whose next point a line break
+    set at the margin («either (a) originated the route, or» / «(b) created …») stays one paragraph."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    lines = [
+        "The organization shall define and apply a risk assessment process that:",
+        "1) establishes and maintains the risk acceptance criteria; and",
+        "2) criteria for performing information security risk assessments.",
+        "(1) Is not a significant regulatory action under Executive Order 12866,",
+        "(2) Will not affect intrastate aviation in Alaska, and",
+        "If the other speaker either (a) originated the route, or",
+        "(b) created the route by aggregation, it is the local AS.",
+    ]
+    for n, line in enumerate(lines):
+        page.insert_text((72, 100 + 14 * n + 20 * (n >= 5)), line, fontsize=10)  # a gap before the last sentence
+    texts = [b.text for b in convert(doc.tobytes(), name="items.pdf").blocks]
+    assert "1) establishes and maintains the risk acceptance criteria; and" in texts, texts
+    assert "2) criteria for performing information security risk assessments." in texts
+    assert "(2) Will not affect intrastate aviation in Alaska, and" in texts
+    assert any(
+        t.endswith("(a) originated the route, or (b) created the route by aggregation, it is the local AS.")
+        for t in texts
+    )

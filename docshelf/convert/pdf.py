@@ -27,7 +27,7 @@ from docshelf.convert.text import meaningful_title
 from docshelf.convert.wordbreaks import UNMAPPED, Vocabulary, attach_drop_caps, join_lines, without_unmapped
 from docshelf.errors import ConversionError, NoTextLayerError
 from docshelf.law.grammar import HEADINGS, NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
-from docshelf.law.numbering import opens_item
+from docshelf.law.numbering import opens_item, read_label
 from docshelf.model import Block, Converted
 
 # Heading kinds whose line always opens a new heading, even right under another bold line.
@@ -545,9 +545,26 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
     if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size and not jump:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
     clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None or opens_item(ln.text.lstrip())
-    if clause and (ends_sentence or _TOC_LINE.search(prev.text)):
+    # An item followed by the next of its list, whatever joins them («1) … criteria; and» / «2) criteria …», «(1) …
+    # 12866,» / «(2) Will not …»); not a sentence enumerating inline, whose next point a line break set at the
+    # margin («either (a) originated the route, or» / «(b) created …»: the paragraph opens with no label).
+    ends_item = _ENDS_ITEM.search(prev.text) is not None and _succeeds(para.lines[0].text.lstrip(), ln.text.lstrip())
+    if clause and (ends_sentence or ends_item or _TOC_LINE.search(prev.text)):
         return True
     return indented and ln.x0 > prev.x0 + 0.8 * size and clause and not jump
+
+
+def _succeeds(first: str, line: str) -> bool:
+    """Whether ``line`` opens with the label that comes after the one ``first`` opens with («(2)» after «(1)»)."""
+    return any(
+        a.style == b.style and b.value == a.value + 1 and a.parent == b.parent
+        for a in read_label(first)
+        for b in read_label(line)
+    )
+
+
+# How a list item ends before the next: a stop, a comma, or the conjunction joining it («…; and», «…, или»).
+_ENDS_ITEM = re.compile(r"(?:[;,.:]|[;,]\s*(?:and|or|и|или|либо))\s*$")
 
 
 def _goes_on_in_next_column(prev: _Line, ln: _Line) -> bool:
