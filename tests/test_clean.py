@@ -263,6 +263,14 @@ def test_consultant_notes_and_future_edition_lines_are_editorial() -> None:
         Block("1. Обработка персональных данных должна осуществляться на законной основе."),
     )
     assert [b.editorial for b in clean.mark_editorial(blocks)] == [True, True, True, False]
+    # A note printed in one paragraph holds its body: the act's next paragraph is the act's.
+    one = (
+        Block(
+            "КонсультантПлюс: примечание. Положения статьи 12.1 (в ред. ФЗ N 199-ФЗ) применяются с 01.03.2025."
+        ),
+        Block("1. Заявление о внесении сведений в реестр может быть представлено в форме электронного документа."),
+    )
+    assert [b.editorial for b in clean.mark_editorial(one)] == [True, False]
 
 
 def test_numbered_clauses_at_the_foot_of_two_pages_are_text() -> None:

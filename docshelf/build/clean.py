@@ -318,7 +318,10 @@ def mark_editorial(blocks: Blocks) -> Blocks:
     out: list[Block] = []
     for b in blocks:
         text = b.text.strip()
-        after_note = bool(out) and out[-1].editorial and _NOTE_HEAD.search(out[-1].text) is not None
+        # only after a head standing alone: a note printed in one paragraph («КонсультантПлюс: примечание.
+        # Положения статьи 12.1 … применяются с 01.03.2025.») has its body, and the act goes on after it
+        head = _NOTE_HEAD.search(out[-1].text) if out and out[-1].editorial else None
+        after_note = head is not None and not out[-1].text[head.end() :].strip(" .:*_")
         editorial = b.kind == "para" and (
             (bool(_EDITORIAL.match(text)) and text.endswith(")"))
             or (bool(_PUBLISHER.search(text)) and len(text) < 400)
