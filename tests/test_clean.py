@@ -265,9 +265,7 @@ def test_consultant_notes_and_future_edition_lines_are_editorial() -> None:
     assert [b.editorial for b in clean.mark_editorial(blocks)] == [True, True, True, False]
     # A note printed in one paragraph holds its body: the act's next paragraph is the act's.
     one = (
-        Block(
-            "КонсультантПлюс: примечание. Положения статьи 12.1 (в ред. ФЗ N 199-ФЗ) применяются с 01.03.2025."
-        ),
+        Block("КонсультантПлюс: примечание. Положения статьи 12.1 (в ред. ФЗ N 199-ФЗ) применяются с 01.03.2025."),
         Block("1. Заявление о внесении сведений в реестр может быть представлено в форме электронного документа."),
     )
     assert [b.editorial for b in clean.mark_editorial(one)] == [True, False]

@@ -726,3 +726,25 @@ def test_a_standards_note_numbered_with_a_bracket_belongs_to_the_clause_of_its_m
     assert (got.verdict, got.level, got.clause) == ("ok", "clause", owner), got.message
     item = verify.verify_quote(root, kept[0], f"{doc_id} {kept[1]}")
     assert (item.verdict, item.level) == ("ok", "clause"), item.message
+
+
+def test_a_table_under_a_numbered_heading_is_the_headings_and_so_is_the_text_after_it() -> None:
+    """«4 Состав работ» over «Таблица 1 — Этапы работ» and a paragraph after the table: the table ends the list points
+    before it, not the heading's clause (a quote from a row or from the paragraph after it is «п. 4»'s); a bill's
+    «(b)» after the table of «Section 6» is §6(b)."""
+    from docshelf.law.clauses import section_clauses
+
+    table = "| Этап | Содержание работ |\n|---|---|\n| 1 | Разработка проектной документации на систему |\n"
+    md = (
+        f"### 4 Состав работ\n\nРаботы выполняются в этапы таблицы 1.\n\n{table}\nТекст после таблицы.\n\n"
+        "### 5 Порядок контроля\n\nПриемка осуществляется комиссией.\n"
+    )
+    spans = {c.id: md[c.start : c.end] for c in section_clauses(md, "")}
+    assert "Разработка проектной документации" in spans["п. 4"] and spans["п. 4"].endswith("Текст после таблицы.")
+    bill = (
+        "## Section 6. Penalties.\n\n(a) The attorney general may recover a civil penalty set out in the table.\n\n"
+        "| Residents | Penalty |\n|---|---|\n| Fewer than 1,000 | $2,000 |\n\n"
+        "(b) A civil penalty collected under this section is deposited in the state treasury.\n"
+    )
+    spans = {c.id: bill[c.start : c.end] for c in section_clauses(bill, "", english=True)}
+    assert spans["§6(b)"].startswith("(b) A civil penalty") and "$2,000" in spans["§6"]

@@ -108,8 +108,11 @@ def section_clauses(
         if items:
             close(min(items), at)
 
-    def close(depth: float, at: int) -> None:
-        for o in outline.close(depth):
+    def close(depth: float, at: int, *, pause: bool = False) -> None:
+        opened = outline.close(depth)
+        if pause:  # a table: the list it ends may go on after it
+            outline.paused = opened
+        for o in opened:
             if (end := numbering.trim_end(markdown, at)) > o.start:  # a carried clause the piece's first label ends
                 closed.append(Clause(o.id, o.start, end))
 
@@ -172,8 +175,11 @@ def section_clauses(
             # A measure table: each row with a code («| УПД.1 | …») is its own clause under the annex.
             # A table ends the points before it, not a control headed above it (its summary table is its own).
             floor = _CONTROL_DEPTH + 1 if any(o.depth == _CONTROL_DEPTH for o in stack) else 1
-            # nor an id's heading («V2.1 Password Security» over its table of requirements)
-            close(max([floor, *(o.depth + 1 for o in stack if o.start in id_headings)]), start)
+            # nor a numbered heading's clause («4 Состав работ» over «Таблица 1 — Этапы работ», «V2.1 Password Security»
+            # over its table of requirements): the table and the text after it are the heading's
+            headed_at = {at for at, _title in heads}
+            lowest = max([floor, *(o.depth + 1 for o in stack if o.start in id_headings or o.start in headed_at)])
+            close(lowest, start, pause=True)
             for row in re.finditer(r"[^\n]+", text):
                 a = start + row.start()
                 if code := g.MEASURE_ROW.match(row.group(0)):

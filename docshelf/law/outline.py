@@ -47,6 +47,7 @@ class Outline:
         self.root = root
         self.known = set(known)
         self.census = census  # the id labels the whole document prints (law.census), for labels read by shape
+        self.paused: list[Open] = []  # the list items a table closed: a successor after the table goes on from them
 
     def fit(self, readings: list[Label], ahead: list[list[Label]]) -> tuple[float, Label] | None:
         """(depth, reading) of the first reading that continues the outline; None: no label here. Where two
@@ -85,6 +86,8 @@ class Outline:
 
     def push(self, entry: Open) -> None:
         self.stack.append(entry)
+        if self.paused and entry.depth <= max(o.depth for o in self.paused):
+            self.paused = []  # the list went on, or a label at its level or above ended it
         if entry.label is not None:
             self.known.add(full_label(entry.label))
             if entry.label.style == "1.":
@@ -105,6 +108,11 @@ class Outline:
                 return o.depth
             if label.value == top.value and inserted(label):  # «(1A)» after «(1)» or «(1)(…)»; «(1B)» after it
                 return o.depth
+        floor = self.stack[-1].depth if self.stack else -1
+        for o in self.paused:  # «(b)» after the table that closed «(a)» of «Section 6»
+            if o.label and o.depth > floor and (o.label.style, o.label.parent) == (label.style, label.parent):
+                if label.value == o.label.value + 1:
+                    return o.depth
         if "-" in label.style and f"{label.parent}-{label.value - 1}" in self.known:
             return self._level_of(label.style)  # a series of ids goes on from an earlier section (TASK P-3)
         if _CODE_STYLE.fullmatch(label.style) and f"{label.parent}.{label.value - 1}" in self.known:
