@@ -375,3 +375,39 @@ def test_a_subsection_the_cited_section_lacks_is_no_clause_not_another_sections_
     assert check.verdict == "unknown_ref" and "Closest: §2" in check.message, check.message
     right = verify_quote(root, quote, f"WDSA {ref.replace('2', '4', 1).replace('(b)', '(b)(2)')}")
     assert (right.verdict, right.level, right.clause) == ("ok", "clause", "§4(b)(2)"), ref
+
+
+_ANNEXED = """# ГОСТ Р 99002-2099 Защита информации
+
+## 1 Область применения
+
+1.1 Настоящий стандарт устанавливает состав мер защиты информации финансовых организаций.
+
+## Приложение А (справочное)
+
+А.1 При реализации мер рекомендуется использовать средства централизованного управления записями.
+
+А.2 Периодичность контроля правомерности назначения прав рекомендуется устанавливать с учетом:
+
+а) численности работников, имеющих привилегированные права доступа;
+
+б) результатов предыдущих проверок правомерности назначения прав.
+"""
+
+
+@pytest.mark.parametrize(
+    "ref",
+    ["прил. А п. А.2 подп. «а»", "прил. А п. А.2 подп. а", "п. А.2 пп. «а»", "прил. А А.2 а)",
+     "подп. «а» п. А.2 прил. А", "подп. «а» п. А.2 приложения А"],
+)  # fmt: skip
+def test_a_sub_point_under_an_annex_point_is_not_the_annexs_letter(tmp_path: Path, ref: str) -> None:
+    """«прил. А п. А.2 подп. «а»»: the Cyrillic annex letter «А» and the sub-point «а» fold alike; the path as
+    spelled is the sub-point, not «А», «А.2» at the end of «прил. А п. А.2» read backwards."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "gost.md"
+    source.write_text(_ANNEXED, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "gost", "ГОСТ Р 99002-2099"), progress=lambda _m: None)
+    check = verify_quote(
+        root, "а) численности работников, имеющих привилегированные права доступа", f"ГОСТ Р 99002-2099 {ref}"
+    )
+    assert (check.verdict, check.level, check.clause) == ("ok", "clause", "прил. А п. А.2 подп. «а»"), check.message

@@ -359,6 +359,10 @@ PART_WORDS = frozenset(
 TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
 
 
+# A part named in another case («приложения А», «статьи 5», «главы 2») is the part its clause id abbreviates.
+_PART_FORMS = {"прилож": "прил", "статьи": "ст", "статье": "ст", "статья": "ст", "главы": "гл", "главе": "гл"}
+
+
 @lru_cache(maxsize=1 << 16)  # every clause id of a document is keyed again for each citation read by its path
 def address_key(text: str) -> tuple[str, ...]:
     """The label path a clause id or a citation names, as atoms: «§5.3.2 item 5.b» → (5.3.2, 5, b).
@@ -371,6 +375,7 @@ def address_key(text: str) -> tuple[str, ...]:
     for m in _ATOM.finditer(_KIND_WORDS.sub(" ", text)):
         atom = (m.group(1) or m.group(2)).casefold().replace("ё", "е")
         atom = "article" if atom == "art" else atom  # «Art. 5(1)» is «Article 5(1)»
+        atom = _PART_FORMS.get(atom[:6], atom) if atom[:6] in _PART_FORMS and atom.isalpha() else atom
         if re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*\.[a-zа-я]", atom):  # «5.b», «03.01.01.a»: a point and its item
             out.extend(atom.rsplit(".", 1))
         elif statement := _STATEMENT.fullmatch(atom.rstrip(".")):  # «AC-2a.1.»: control AC-2, its statement a.1

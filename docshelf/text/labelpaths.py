@@ -185,8 +185,9 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in numbering.PART_WORDS or a in own for a in want):
         return [], []
     # «point (a) of Article 5(1)»: the innermost label first, then the part it is of (as EU acts cite)
-    turned = next((want[k:] + want[:k] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
-    forms = (want, want[::-1], turned)
+    # («подп. «а» п. А.2 прил. А»: the part, then what stood before it innermost-first, read outwards)
+    turned = next((want[k:] + want[:k][::-1] for k, a in enumerate(want) if k and a in numbering.PART_WORDS), want)
+    forms = (want, want[::-1], turned, _parts_reversed(want))
     # A path that ends a clause's own («item 5.b» of «§5.3.2 item 5.b») leaves out the levels above it; one that
     # opens with a top label of the document and is cited as such («Section 2(b)», «2(b)») leaves out nothing:
     # when §2 has no (b), it names no clause — not «(b)(2)» of another section read backwards.
@@ -208,6 +209,9 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
         # the path as spelled first: «section 1A(1)» is §1A(1), not §1(1A) read inside out
         (lambda: clauses, forms[:1], True),
         (lambda: clauses, forms, True),
+        # the end of a path as spelled before one read backwards: «п. А.2 подп. «а»» of «прил. А» is the sub-point,
+        # not «А» «А.2» (the annex's letter and its point) at the end of «прил. А п. А.2»
+        (lambda: clauses, ends[:1] if ends[:1] == (want,) else (), False),
         (lambda: clauses, ends, False),
         (lambda: [(s, c, _flat(k)) for s, c, k in clauses], (_flat(want),), True),
         (lambda: clauses, annexed, True),
@@ -225,6 +229,18 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     if len(want) >= 2 and "." in want[1] and (dotted := _dotted_in_part(clauses, want))[1]:
         return dotted
     return _inside_named(clauses, want)
+
+
+def _parts_reversed(key: tuple[str, ...]) -> tuple[str, ...]:
+    """A Russian citation's components innermost-first read outwards, a part's word kept with its label: «подп. «а»
+    п. А.2 прил. А» → прил, А, А.2, а."""
+    groups: list[tuple[str, ...]] = []
+    k = 0
+    while k < len(key):
+        size = 2 if key[k] in numbering.PART_WORDS and k + 1 < len(key) else 1
+        groups.append(key[k : k + size])
+        k += size
+    return tuple(a for group in reversed(groups) for a in group)
 
 
 # A citation naming its first label by a list item's word: it may leave the levels above out.
