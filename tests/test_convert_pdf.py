@@ -302,8 +302,8 @@ def test_a_cells_line_by_line_shading_rules_nothing() -> None:
 
 
 def test_an_item_followed_by_the_next_of_its_list_ends_whatever_joins_them() -> None:
-    """«1) … criteria; and» / «2) criteria for …» and «(1) … 12866,» / «(2) Will not …» set line under line with no
-    gap or indent: each item is a paragraph of its own. A sentence enumerating inline whose next point a line break
+    """«1) … criteria; and» / «2) criteria for …» and «(1) …, and» / «(2) Will not …» set line under line with no gap
+    or indent: each item is a paragraph of its own. A sentence enumerating inline whose next point a line break
     set at the margin («either (a) originated the route, or» / «(b) created …») stays one paragraph."""
     doc = pymupdf.open()
     page = doc.new_page(width=595, height=842)
@@ -311,7 +311,7 @@ def test_an_item_followed_by_the_next_of_its_list_ends_whatever_joins_them() -> 
         "The organization shall define and apply a risk assessment process that:",
         "1) establishes and maintains the risk acceptance criteria; and",
         "2) criteria for performing information security risk assessments.",
-        "(1) Is not a significant regulatory action under Executive Order 12866,",
+        "(1) Is not a significant regulatory action under Executive Order 12866, and",
         "(2) Will not affect intrastate aviation in Alaska, and",
         "If the other speaker either (a) originated the route, or",
         "(b) created the route by aggregation, it is the local AS.",

@@ -545,9 +545,9 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
     if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size and not jump:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
     clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None or opens_item(ln.text.lstrip())
-    # An item followed by the next of its list, whatever joins them («1) … criteria; and» / «2) criteria …», «(1) …
-    # 12866,» / «(2) Will not …»); not a sentence enumerating inline, whose next point a line break set at the
-    # margin («either (a) originated the route, or» / «(b) created …»: the paragraph opens with no label).
+    # An item followed by the next of its list after the conjunction joining them («1) … criteria; and» / «2)
+    # criteria …»); not a sentence enumerating inline, whose next point a line break set at the margin («either
+    # (a) originated the route, or» / «(b) created …»: the paragraph opens with no label).
     ends_item = _ENDS_ITEM.search(prev.text) is not None and _succeeds(para.lines[0].text.lstrip(), ln.text.lstrip())
     if clause and (ends_sentence or ends_item or _TOC_LINE.search(prev.text)):
         return True
@@ -563,8 +563,9 @@ def _succeeds(first: str, line: str) -> bool:
     )
 
 
-# How a list item ends before the next: a stop, a comma, or the conjunction joining it («…; and», «…, или»).
-_ENDS_ITEM = re.compile(r"(?:[;,.:]|[;,]\s*(?:and|or|и|или|либо))\s*$")
+# A list item ending with the conjunction that joins it to the next («…; and», «…, или»); one ending a sentence
+# starts the next anyway, and a comma alone may as well end a clause of one sentence («(1) … 12866,» / «(2) …»).
+_ENDS_ITEM = re.compile(r"[;,]\s*(?:and|or|и|или|либо)\s*$")
 
 
 def _goes_on_in_next_column(prev: _Line, ln: _Line) -> bool:
