@@ -325,3 +325,37 @@ def test_water_code_1995_letter_spaced_articles(water_1995: Converted) -> None:
     assert starts[-1] == "С т а т ь я  148. О признании утратившим силу Водного кодекса РСФСР"
     # hard-wrapped lines were rejoined: no block ends mid-sentence on a wrapped word
     assert "Ввести в действие настоящий Кодекс со дня его официального опубликования." in texts(water_1995)
+
+
+def test_an_ordered_list_prints_its_numbers_as_its_type_says_and_nested_items_are_cited_by_them(
+    tmp_path: Path,
+) -> None:
+    """A bill published as HTML nests «<ol type="a">» › «<ol>» › «<ol type="A">» › «<ol type="i">»: the browser
+    prints «a.», «1.», «A.», «i.» (or what ``list-style-type`` says), and «Section 3(a)(1)(A)» names that item — each
+    was «1.» at every level, so no nested item could be cited."""
+    from docshelf.build.pipeline import DocOptions
+    from docshelf.shelf import store as shelf
+    from docshelf.text.verify import verify_quote
+
+    html = (
+        "<html><body><h1>Westland Data Security Act</h1><h2>Section 3. Definitions.</h2><p>In this Act:</p>"
+        '<ol type="a"><li>"Breach" means the unauthorized acquisition of computerized data. It does not include:'
+        "<ol><li>good faith acquisition of personal information by an employee, provided that:"
+        '<ol type="A"><li>the information is not used for a purpose unrelated to the business; and</li>'
+        "<li>the information is not subject to further unauthorized disclosure.</li></ol></li></ol></li>"
+        '<li value="3">"Entity" means a business that holds data of residents of this state.</li></ol>'
+        '<ol style="list-style-type: lower-roman"><li>first roman item of the list</li><li>second item</li></ol>'
+        "</body></html>"
+    )
+    got = texts(convert_html(html.encode("utf-8"), name="bill.html"))
+    assert [t.split(" ", 1)[0] for t in got if t[:2] in ("a.", "1.", "A.", "B.", "c.", "i.", "ii")] == [
+        "a.", "1.", "A.", "B.", "c.", "i.", "ii.",
+    ]  # fmt: skip
+    source = tmp_path / "bill.html"
+    source.write_text(html, encoding="utf-8")
+    root = shelf.init(tmp_path / "shelf")
+    shelf.add(root, [source], DocOptions("", "bills", "WDSA"), progress=lambda _m: None)
+    check = verify_quote(
+        root, "the information is not used for a purpose unrelated to the business", "WDSA Section 3(a)(1)(A)"
+    )
+    assert (check.verdict, check.level, check.clause) == ("ok", "clause", "§3 item a.1.A"), check.message

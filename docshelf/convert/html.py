@@ -341,8 +341,10 @@ class _Walker:
 
     def _list(self, tag: Tag, *, bold: bool, editorial: bool) -> None:
         number = _int_attr(tag, "start", 1)
+        kind = _list_type(tag)
         for item in tag.find_all("li", recursive=False):
-            self._prefix = f"{number}. " if tag.name == "ol" else "- "
+            number = _int_attr(item, "value", number)
+            self._prefix = f"{_marker(kind, number)}. " if tag.name == "ol" else "- "
             item_bold, item_editorial = self._formatting(item, bold, editorial)
             self.walk(item, bold=item_bold, editorial=item_editorial)
             self._prefix = ""
@@ -363,6 +365,32 @@ class _Walker:
         pieces = self._pieces(cell, bold=False, editorial=False)
         lines = "".join(p.text for p in pieces).split("\n")
         return "\n".join(t for t in (clean_inline(ln) for ln in lines) if t)
+
+
+# An ordered list prints its numbers as its ``type`` (or CSS ``list-style-type``) says: «a.», «A.», «i.», «I.».
+_LIST_STYLES = {"lower-alpha": "a", "lower-latin": "a", "upper-alpha": "A", "upper-latin": "A",
+                "lower-roman": "i", "upper-roman": "I", "decimal": "1"}  # fmt: skip
+_LIST_STYLE = re.compile(r"list-style(?:-type)?\s*:\s*([a-z-]+)", re.I)
+
+
+def _list_type(tag: Tag) -> str:
+    given = str(tag.get("type") or "")
+    if given in ("1", "a", "A", "i", "I"):
+        return given
+    style = _LIST_STYLE.search(str(tag.get("style") or ""))
+    return _LIST_STYLES.get(style.group(1).lower(), "1") if style else "1"
+
+
+def _marker(kind: str, number: int) -> str:
+    """The number ``number`` of a list of ``kind`` as a browser prints it: 3 → «c», «C», «iii», «III» or «3»."""
+    if kind in ("a", "A") and 1 <= number <= 26:
+        letter = chr(ord("a") + number - 1)
+        return letter if kind == "a" else letter.upper()
+    if kind in ("i", "I") and 1 <= number < 40:
+        ones = ["", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"]
+        roman = "x" * (number // 10) + ones[number % 10]
+        return roman if kind == "i" else roman.upper()
+    return str(number)
 
 
 def _all(pieces: list[_Piece], attr: str) -> bool:
