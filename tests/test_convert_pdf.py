@@ -326,3 +326,20 @@ def test_an_item_followed_by_the_next_of_its_list_ends_whatever_joins_them() -> 
         t.endswith("(a) originated the route, or (b) created the route by aggregation, it is the local AS.")
         for t in texts
     )
+
+
+def test_a_point_glued_to_its_first_word_opens_its_paragraph_after_a_one_line_point() -> None:
+    """«3.2.1.Анализ документации …» under a one-line «3.2. …», line under line with no gap or indent: the glued
+    number opens a paragraph as «3.2.1. Анализ» does (it was run into the point before and no clause)."""
+    regular, _bold = pdfgen.find_dejavu_fonts()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    lines = [
+        "3.2. Оценка включает следующие этапы, выполняемые последовательно.",
+        "3.2.1.Анализ документации, в ходе которого изучаются исходные данные.",
+        "3.2.2.Проверка реализации мер защиты информации на объекте оценки.",
+    ]
+    for n, line in enumerate(lines):
+        page.insert_text((72, 100 + 14 * n), line, fontsize=10, fontname="dejavu", fontfile=str(regular))
+    texts = [b.text for b in convert(doc.tobytes(), name="metodika.pdf").blocks]
+    assert texts == lines, texts

@@ -196,8 +196,9 @@ WRAPPED_PARAGRAPH_START = re.compile(
     r"|С т а т ь я|Г л а в а|Р а з д е л)"
 )
 # The same for lines of a PDF page (where «-» and «•» also open list items).
+# (a point's number glued to its first word, «3.2.1.Анализ документации», as contracts and Word exports print it)
 PDF_PARAGRAPH_START = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)]\s|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\((?:\d{1,3}|[a-z]{1,2}|[ivx]{2,5})\)(?:\s|$)|"
+    r"^(?:\d+(?:\.\d+)*[.)]\s|\d{1,2}(?:\.\d{1,2})+\.(?=[A-ZА-ЯЁ][a-zа-яё])|\d+\.\d+\.\d+\s+[A-Z]|[а-яa-z]\)\s|\((?:\d{1,3}|[a-z]{1,2}|[ivx]{2,5})\)(?:\s|$)|"
     r"\(\d{1,3}\)(?=[A-Z‘“\"'])|[IVXLC]+\.\s|[A-Z]\.\s(?=[A-Z])|Статья\s|Глава\s|Раздел\s|Приложение|"
     r"ГЛАВА\s|РАЗДЕЛ\s|ПРИЛОЖЕНИЕ|-\s|•|–\s|—\s)"
 )
