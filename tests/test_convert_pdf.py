@@ -343,3 +343,23 @@ def test_a_point_glued_to_its_first_word_opens_its_paragraph_after_a_one_line_po
         page.insert_text((72, 100 + 14 * n), line, fontsize=10, fontname="dejavu", fontfile=str(regular))
     texts = [b.text for b in convert(doc.tobytes(), name="metodika.pdf").blocks]
     assert texts == lines, texts
+
+
+def test_a_bold_heading_and_its_first_child_set_line_under_line_are_two_headings() -> None:
+    """«7 Требования к процессу управления доступом» and «7.1 Общие требования» in bold on consecutive lines: the
+    child's number opens a heading of its own (they were one heading «7 … 7.1 Общие требования»); a bold title
+    wrapped onto a second line stays one."""
+    regular, bold = pdfgen.find_dejavu_fonts()
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    lines = [
+        "7 Требования к процессу управления доступом",
+        "7.1 Общие требования",
+        "8 Требования к процессу",
+        "регистрации событий",
+    ]
+    for n, line in enumerate(lines):
+        page.insert_text((72, 100 + 14 * n), line, fontsize=10, fontname="dejavub", fontfile=str(bold))
+    page.insert_text((72, 180), "Текст раздела.", fontsize=10, fontname="dejavu", fontfile=str(regular))
+    texts = [b.text for b in convert(doc.tobytes(), name="gost.pdf").blocks]
+    assert texts[:3] == [lines[0], lines[1], "8 Требования к процессу регистрации событий"], texts

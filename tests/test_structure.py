@@ -556,3 +556,14 @@ def test_a_templates_control_headings_the_contents_does_not_list_head_sections()
         ("Authorized Access Control (AC.L2-3.1.1)", "AC.L2-3.1.1"),
         ("3. Attachments", "§3"),
     ]
+
+
+def test_an_extract_that_leaves_sections_out_keeps_the_sections_it_prints() -> None:
+    """A standard's extract prints «4 Общие положения» then «7 Требования …» (5 and 6 left out): «7» opens an
+    outline of its own — «7.1» comes next — and is a heading, not a stray number filed under «4»; a number that
+    jumps with no first child after it (a list item «12 …» inside «4») is none."""
+    blocks = [b for n in (1, 2, 3, 4) for b in (Block(f"{n} Общие положения части {n}", bold=True), Block("Текст."))]
+    blocks += [Block("12 позиций учета хранятся отдельно", bold=True), Block("Текст раздела.")]
+    blocks += [Block("7 Требования к процессу управления доступом", bold=True), Block("Текст раздела.")]
+    blocks += [Block("7.1 Общие требования", bold=True), Block("Текст."), Block("7.2 Состав мер", bold=True)]
+    assert [h.number for h in find_headings(tuple(blocks))] == ["1", "2", "3", "4", "7", "7.1", "7.2"]

@@ -191,12 +191,16 @@ def _out_of_sequence(numbered: list[tuple[int, str]]) -> list[int]:
     """Numbered lines that cannot continue the document's outline: list items, figure labels, stray numbers."""
     rejected: list[int] = []
     last: dict[str, tuple[int, ...]] = {}
-    for index, number in numbered:
-        letter, parts = _number_key(number)
+    keys = [_number_key(number) for _index, number in numbered]
+    for k, (index, _number) in enumerate(numbered):
+        letter, parts = keys[k]
         if not parts:
             continue
         prev = last.get(letter)
         ok = parts[0] <= 3 and max(parts) <= 3 if prev is None else _follows(prev, parts)
+        # A wider jump is an extract's («4 …» then «7 …», sections 5 and 6 left out) when the next numbered line is
+        # the first child of the number it jumps to («7.1»): a list item or a stray number opens no outline.
+        ok = ok or (prev is not None and parts > prev and k + 1 < len(keys) and keys[k + 1] == (letter, (*parts, 1)))
         if ok:
             last[letter] = parts
         else:

@@ -537,7 +537,9 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
     if _DOT_LEADER_END.search(prev.text):
         return True  # a contents line «1.2 Scope ........ 2» ends its entry, bold or not
     if prev.bold:  # a wrapped bold heading continues on the next line, unless the line opens a heading
-        return any(kind.heading.match(ln.text.strip()) for kind in HEADINGS if kind.name in _OPENING_KINDS)
+        # (an article's, or a section number after the heading's own: «7 Требования …» / «7.1 Общие требования»)
+        opening = any(kind.heading.match(ln.text.strip()) for kind in HEADINGS if kind.name in _OPENING_KINDS)
+        return opening or (_DECIMAL.match(para.lines[0].text.lstrip()) and _DECIMAL.match(ln.text.lstrip())) is not None
     indented = ln.x0 > left(ln) + 0.8 * size
     ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
     if indented and ends_sentence:
@@ -561,6 +563,9 @@ def _succeeds(first: str, line: str) -> bool:
         for a in read_label(first)
         for b in read_label(line)
     )
+
+
+_DECIMAL = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?\s+[A-ZА-ЯЁ]")  # a section number and its title: «7.1 Общие …»
 
 
 # A list item ending with the conjunction that joins it to the next («…; and», «…, или»); one ending a sentence
