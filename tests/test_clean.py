@@ -140,6 +140,24 @@ def test_page_break_join_only_for_unfinished_paragraph() -> None:
     assert out[1:] == ["2. Следующая часть.", "Статья 19. Меры"]
 
 
+def test_a_paragraph_is_joined_across_the_notes_at_the_foot_of_its_page() -> None:
+    """«3.2.2. Проверка …, при которой» / «¹ Лицензия …» (small print at the page's foot) / «устанавливается:» on the
+    next page: one paragraph, the note after it (a sentence across the page was cut by the note and unprovable)."""
+    blocks = (
+        Block("3.2.2. Проверка реализации мер защиты информации, при которой", page=2),
+        Block("¹ Лицензия на деятельность по технической защите информации обязательна.", page=2, size=0.75),
+        Block("устанавливается:", page=3),
+        Block("а) наличие средств защиты информации;", page=3),
+    )
+    assert _texts(clean.join_page_breaks(blocks)) == [
+        "3.2.2. Проверка реализации мер защиты информации, при которой устанавливается:",
+        "¹ Лицензия на деятельность по технической защите информации обязательна.",
+        "а) наличие средств защиты информации;",
+    ]
+    body_size = (blocks[0], Block("Примечание к рисунку.", page=2), blocks[2])  # not small print: nothing joined
+    assert len(clean.join_page_breaks(body_size)) == 3
+
+
 def test_page_break_join_keeps_real_hyphen_after_digit() -> None:
     blocks = (Block("от 02.03.2007 № 24-", page=1), Block("ФЗ, от 12.04.2007", page=2))
     # «ФЗ» starts with a capital: not a continuation by the lowercase rule, left alone.

@@ -748,3 +748,20 @@ def test_a_table_under_a_numbered_heading_is_the_headings_and_so_is_the_text_aft
     )
     spans = {c.id: bill[c.start : c.end] for c in section_clauses(bill, "", english=True)}
     assert spans["§6(b)"].startswith("(b) A civil penalty") and "$2,000" in spans["§6"]
+
+
+def test_a_note_numbered_with_superscript_digits_belongs_to_the_clause_of_its_mark(tmp_path: Path) -> None:
+    """«¹ Лицензия …» after the text, its mark «организации¹» in п. 1.2: «п. 1.2 сноска 1», not п. 3.1's paragraph."""
+    text = (
+        "# Методика оценки\n\n## 1. Общие положения\n\n1.1. Методика применяется при оценке защищенности систем.\n\n"
+        "1.2. Оценку проводит организация, имеющая лицензию на деятельность по защите информации¹.\n\n"
+        "## 3. Порядок оценки\n\n3.1. Оценка включает анализ документации и проверку мер защиты.\n\n"
+        "¹ Лицензия на деятельность по технической защите конфиденциальной информации обязательна.\n"
+    )
+    root = _one_document(tmp_path, text, "Методика 1")
+    note = "Лицензия на деятельность по технической защите конфиденциальной информации обязательна."
+    got = verify.verify_quote(root, note, "Методика 1 п. 1.2 сноска 1")
+    assert (got.verdict, got.level, got.clause) == ("ok", "clause", "п. 1.2 сноска 1"), got.message
+    assert verify.verify_quote(root, note, "Методика 1 п. 3.1").verdict == "wrong_clause"
+    marked = "имеющая лицензию на деятельность по защите информации."  # the quote reads past the mark
+    assert verify.verify_quote(root, f"Оценку проводит организация, {marked}", "Методика 1 п. 1.2").verdict == "ok"

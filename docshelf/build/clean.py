@@ -251,7 +251,12 @@ def join_page_breaks(blocks: Blocks) -> Blocks:
     number is the reference's, no label opening a paragraph)."""
     out: list[Block] = []
     for b in blocks:
-        prev = out[-1] if out else None
+        # the notes printed at the foot of the page before (small print) stand between the two halves: the
+        # paragraph is joined across them, and they follow it («… при которой» / «¹ Лицензия …» / «устанавливается:»)
+        k = len(out) - 1
+        while k >= 0 and len(out) - k <= _FOOT_NOTES and _foot_note(out[k], b):
+            k -= 1
+        prev = out[k] if k >= 0 else None
         if (
             prev is not None
             and prev.kind == b.kind == "para"
@@ -266,10 +271,18 @@ def join_page_breaks(blocks: Blocks) -> Blocks:
         ):
             sep = "" if prev.text.endswith("-") and not prev.text[-2:-1].isdigit() else " "
             text = (prev.text[:-1] if sep == "" else prev.text) + sep + b.text
-            out[-1] = prev.with_text(text)
+            out[k:] = [prev.with_text(text), *out[k + 1 :]]
             continue
         out.append(b)
     return tuple(out)
+
+
+_FOOT_NOTES = 3  # notes at a page's foot a paragraph is joined across
+
+
+def _foot_note(block: Block, after: Block) -> bool:
+    """A block of small print at the foot of the page before ``after``: a footnote, not the text going on."""
+    return block.kind == "para" and block.page == after.page - 1 and 0 < block.size < _SMALL_PRINT
 
 
 _NUMBER_FIRST = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")

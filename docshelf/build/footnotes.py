@@ -49,6 +49,11 @@ _MAX_GAP = 10  # footnote numbers rise through a document; a jump past this is n
 # «1) The dated edition …» at a page's foot, its mark «vocabulary1)» a superscript glued to its word: ISO and ГОСТ Р
 # standards. A list item «1) the risk criteria …» opens in small letters, and no word elsewhere carries its number.
 _PAREN = re.compile(r"^(\d{1,2})\)\s+(?=[A-ZА-ЯЁ«\"“])")
+# «¹ Лицензия на деятельность …»: a note numbered with superscript digits the text layer kept as such, its mark «¹»
+# glued to its word («организации¹»). A superscript digit is never a list's label.
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_SUPER = re.compile(f"^([{_SUPERSCRIPTS}]{{1,2}})\\s+\\S")
+_FROM_SUPER = str.maketrans(_SUPERSCRIPTS, "0123456789")
 _PARAGRAPH = re.compile(rf" {re.escape(grammar.PARAGRAPH)} \d+$")
 _SEPARATOR = re.compile(r"^[-_—–]{8,}$")
 # A bare footnote mark: the number right after a word or its closing punctuation («authentication 22 for»,
@@ -67,6 +72,7 @@ class _Note:
     bracket: bool = False  # «(1) OJ C …»: its mark is «(1)» after a word
     stars: bool = False  # «<*>», «<**>»: the number counts the stars
     paren: bool = False  # «1) …»: its mark is «1)» glued to a word
+    sup: bool = False  # «¹ …»: its mark is «¹» glued to a word
 
 
 def attach_footnotes(
@@ -188,9 +194,11 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool,
                 continue
             angle = _ANGLE.match(block)
             bare = _BARE.match(block) if english and m.start() not in starts else None
-            if not (angle or bare) and (paren := _PAREN.match(block)):
+            if not (angle or bare) and (paren := _PAREN.match(block) or _SUPER.match(block)):
                 end = numbering.trim_end(text, _runs_on(text, m.end()))
-                out.append(_Note(int(paren.group(1)), n, m.start(), end, False, paren=True))
+                sup = paren.group(1)[:1] in _SUPERSCRIPTS
+                number = int(paren.group(1).translate(_FROM_SUPER))
+                out.append(_Note(number, n, m.start(), end, False, paren=not sup, sup=sup))
                 continue
             if not (angle or bare):
                 continue
@@ -243,9 +251,12 @@ def _in_runs(notes: list[_Note]) -> list[_Note]:
 
 
 @lru_cache(maxsize=1024)
-def _bare_mark(number: int, paren: bool = False) -> re.Pattern[str]:
+def _bare_mark(number: int, paren: bool = False, sup: bool = False) -> re.Pattern[str]:
     if paren:  # «vocabulary1)»: glued to a letter, the bracket part of the mark
         return re.compile(rf"(?<=[^\W\d_])(?P<mark>{number}\))")
+    if sup:  # «организации¹»: the superscript digits glued to what they mark
+        digits = str(number).translate(str.maketrans("0123456789", _SUPERSCRIPTS))
+        return re.compile(rf"(?<=\S)(?P<mark>{digits})(?![{_SUPERSCRIPTS}])")
     return re.compile(_BARE_MARK.format(n=number))
 
 
@@ -262,7 +273,7 @@ def _mark(
     ``glued``: the document's marks so far touch their word («provenance5»), so a glued one is looked
     for first — a number after a space there is a name's («Example 5», «Security Experts 8»)."""
     if not (note.angle or note.bracket):
-        bare = _bare_mark(note.number, note.paren)
+        bare = _bare_mark(note.number, note.paren, note.sup)
         for only_glued in (True, False) if glued else (False,):
             for n, text, lo, hi in _windows(records, files, note, after):
                 for found in bare.finditer(text, lo, hi):
@@ -315,7 +326,7 @@ def _nearest_glued(
     records: Sequence[SectionMeta], files: dict[str, str], note: _Note, after: tuple[int, int]
 ) -> tuple[int, int, int] | None:
     """(section, start, end) of the last mark «1» glued to its word between the last mark and the note."""
-    bare = _bare_mark(note.number, note.paren)
+    bare = _bare_mark(note.number, note.paren, note.sup)
     for n, text, lo, hi in reversed(list(_windows(records, files, note, after))):
         glued = [m for m in bare.finditer(text, lo, hi) if _glued(text, m.start("mark"))]
         if glued:
