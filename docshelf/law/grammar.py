@@ -434,10 +434,15 @@ CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind("part", re.compile(rf"(?:ч\.?|част[ьияию]+)\s*({DECIMAL}){_END}", re.I), "ч. {0}"),
     CiteKind(
         "letter",
-        re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?)\s*{_OPEN_Q}([а-яё]){_CLOSE_Q}(?!\w)", re.I),
+        # (a ГОСТ names its list items «перечисления»: «п. 4.2, перечисление а)»)
+        re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?|перечислени[а-я]*)\s*{_OPEN_Q}([а-яё]){_CLOSE_Q}\)?(?!\w)", re.I),
         "подп. «{0}»",
     ),
-    CiteKind("subpoint", re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?)\s*({DECIMAL}){_END}", re.I), "пп. {0}"),
+    CiteKind(
+        "subpoint",
+        re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?|перечислени[а-я]*)\s*({DECIMAL}){_END}", re.I),
+        "пп. {0}",
+    ),
     CiteKind("point", re.compile(rf"(?:п\.?|пункт[а-я]*)\s*((?:[A-Z]\.)?{DECIMAL}){_END}", re.I), "п. {0}"),
     CiteKind("paragraph", re.compile(r"(?:абз\.?|абзац[а-я]*)\s*(\d+)(?![\w.])", re.I), "абз. {0}"),
     CiteKind("paragraph", re.compile(rf"(?:абз\.?|абзац[а-я]*)\s*({_ORDINAL_STEMS})[а-яё]*(?!\w)", re.I), "абз. {0}"),
