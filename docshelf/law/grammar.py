@@ -435,7 +435,9 @@ CITE_KINDS: tuple[CiteKind, ...] = (
     CiteKind(
         "letter",
         # (a ГОСТ names its list items «перечисления»: «п. 4.2, перечисление а)»)
-        re.compile(rf"(?:подп\.?|подпункт[а-я]*|пп\.?|перечислени[а-я]*)\s*{_OPEN_Q}([а-яё]){_CLOSE_Q}\)?(?!\w)", re.I),
+        re.compile(
+            rf"(?:подп\.?|подпункт[а-я]*+|пп\.?|перечислени[а-я]*+)\s*{_OPEN_Q}([а-яё]){_CLOSE_Q}\)?(?!\w)", re.I
+        ),
         "подп. «{0}»",
     ),
     CiteKind(
