@@ -411,3 +411,66 @@ def test_a_sub_point_under_an_annex_point_is_not_the_annexs_letter(tmp_path: Pat
         root, "а) численности работников, имеющих привилегированные права доступа", f"ГОСТ Р 99002-2099 {ref}"
     )
     assert (check.verdict, check.level, check.clause) == ("ok", "clause", "прил. А п. А.2 подп. «а»"), check.message
+
+
+_ISO = """# ISO/IEC 99001 Information security
+
+## 6.1.3 Information security risk treatment
+
+The organization shall define and apply an information security risk treatment process to:
+
+a) select appropriate information security risk treatment options, taking account of the assessment results;
+
+b) determine all controls that are necessary to implement the chosen treatment options;
+
+NOTE 1 Organizations can design controls as required, or identify them from any source.
+
+NOTE 2 Annex A contains a list of possible information security controls for the organization.
+
+c) produce a Statement of Applicability that contains the necessary controls and their justification.
+
+## 6.2 Information security objectives
+
+The organization shall establish information security objectives at relevant functions and levels.
+"""
+
+_GOST_NOTE = """# ГОСТ Р 99003-2099 Защита информации
+
+## 4 Общие положения
+
+4.2 Организация должна определить периодичность контроля с учетом:
+
+а) численности работников, имеющих привилегированные права доступа;
+
+б) результатов предыдущих проверок правомерности назначения прав.
+
+Примечание — Периодичность проверок устанавливает руководитель службы информационной безопасности.
+
+4.3 Организация документирует результаты контроля в журнале учета проверок.
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "doc_id", "quote", "refs", "clause"),
+    [
+        (_ISO, "ISO/IEC 99001", "Annex A contains a list of possible information security controls",
+         ["6.1.3 NOTE 2", "clause 6.1.3 NOTE 2", "§6.1.3 Note 2"], "§6.1.3 NOTE 2"),
+        (_ISO, "ISO/IEC 99001", "produce a Statement of Applicability that contains the necessary controls",
+         ["6.1.3 c)", "clause 6.1.3(c)"], "§6.1.3 item c"),
+        (_GOST_NOTE, "ГОСТ Р 99003-2099", "Периодичность проверок устанавливает руководитель службы информационной",
+         ["п. 4.2 примечание", "примечание к п. 4.2", "примечание п. 4.2"], "п. 4.2 примечание"),
+    ],
+)  # fmt: skip
+def test_a_standards_note_is_a_clause_of_the_clause_it_follows(
+    tmp_path: Path, text: str, doc_id: str, quote: str, refs: list[str], clause: str
+) -> None:
+    """ISO's «NOTE 2 …» and a ГОСТ's «Примечание — …» are notes to the clause they follow, cited «6.1.3 NOTE 2»,
+    «п. 4.2 примечание» — not the text of its last list item; an item after the notes goes on from the one they
+    closed («c)»)."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "standard.md"
+    source.write_text(text, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "standards", doc_id), progress=lambda _m: None)
+    for ref in refs:
+        check = verify_quote(root, quote, f"{doc_id} {ref}")
+        assert (check.verdict, check.level, check.clause) == ("ok", "clause", clause), (ref, check.message)

@@ -29,7 +29,7 @@ from docshelf.build.footnotes import attach_footnotes, notes_go_on
 from docshelf.build.gist import gist
 from docshelf.build.ids import category_path, derive_id, doc_slug
 from docshelf.build.options import ShelfConfig
-from docshelf.build.repeated import qualify_repeated
+from docshelf.build.repeated import drop_repeated_notes, qualify_repeated
 from docshelf.build.split import Section, split_document, whole_document
 from docshelf.build.structure import find_headings
 from docshelf.build.titles import document_title
@@ -166,7 +166,7 @@ def build_document(data: bytes, options: DocOptions, config: ShelfConfig) -> Bui
         records.append(record)
     records, footnotes = attach_footnotes(records, files, english, act=act)
     records = notes_go_on(records, files, [s.continues for s in sections])
-    records, repeated = qualify_repeated(records, english)
+    records, repeated = qualify_repeated(drop_repeated_notes(records), english)
     # A contents page not updated after the text was renumbered: the text's own numbers are the addresses.
     moved = {grammar.section_id(f.listed): grammar.section_id(f.number) for f in mapped if f.listed}
     meta = DocMeta(

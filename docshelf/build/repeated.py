@@ -41,6 +41,16 @@ def part_of(section: SectionMeta, english: bool) -> str:
     return ""
 
 
+def drop_repeated_notes(records: Sequence[SectionMeta]) -> list[SectionMeta]:
+    """Notes whose id the document prints twice («Note: …» twice under one clause, unnumbered) name no place: they
+    stay their clause's text, as before a note was a clause (:data:`grammar.NOTE_LINE`)."""
+    counts = Counter(c.id for r in records for c in r.clauses if grammar.NOTE_ID.search(c.id))
+    twice = {cid for cid, k in counts.items() if k > 1}
+    if not twice:
+        return list(records)
+    return [replace(r, clauses=tuple(c for c in r.clauses if c.id not in twice)) for r in records]
+
+
 def qualify_repeated(
     records: Sequence[SectionMeta], english: bool
 ) -> tuple[list[SectionMeta], list[dict[str, object]]]:

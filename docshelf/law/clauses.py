@@ -242,6 +242,17 @@ def section_clauses(
             if found is None and kind == "order" and g.APPROVAL_STAMP.match(text.replace("*", "")):
                 close(float("-inf"), start)  # «Утверждены постановлением …» ends the act's last point
                 continue
+            if found is None and (note := g.NOTE_LINE.match(text.replace("*", ""))):
+                # «NOTE 2 …», «Примечание — …»: a note to the clause it follows, not to that clause's last list item;
+                # an item after it goes on from the one it closed
+                items = [o.depth for o in stack if o.label is not None and not _POINT_STYLE.fullmatch(o.label.style)]
+                if items:
+                    close(min(items), start, pause=True)
+                if owner_id := (stack[-1].id if stack else base or section_clause or titled):
+                    headed.holds_text()
+                    cid = g.note_id(owner_id, g.note_number(note), english=kind in _ENGLISH)
+                    closed.append(Clause(cid, start, numbering.trim_end(markdown, end)))
+                continue
             if found is None and kind in _ENGLISH and _RUN_IN_HEADING.match(text):
                 # «Discussion: …», «Related Controls: …» after a control's statement «c. … 2. …»: the list is over,
                 # the paragraph is the control's, not its last item's.
@@ -383,6 +394,7 @@ _ITEM = g.ITEM
 # The same run after a sentence, inside a block whose items the PDF ran together: «… elements]. Supplemental Guidance:»
 # Two words or more («Supplemental Guidance:», «Related Controls:»): a one-word «Example:» or «Note:» inside an item is
 # the item's own. Not «1. Resolution:» (a label's dot).
+_POINT_STYLE = re.compile(r"n(?:\.n)*\.?")  # a numbered point or section («4.2», «6.1.3», «5.»), not a list's item
 _RUN_IN_INSIDE = re.compile(r"(?<=[a-z)\]][.;]\s)[A-Z][a-z]+(?: [A-Z][a-z]+){1,3}:\s")
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
 

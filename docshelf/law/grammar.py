@@ -279,6 +279,25 @@ def footnote_owner(clause: str) -> str | None:
     return m.group(1) if m else None
 
 
+# A standard's note to the clause it follows: ISO's «NOTE 2 …», «NOTE …», «Note: …»; a ГОСТ's «Примечание — …»,
+# «Примечание 1 — …». Group 1: its number, when it has one. («Note that …» opens an ordinary sentence.)
+NOTE_LINE = re.compile(
+    r"^(?:NOTE(?:\s+(\d{1,2}))?(?:\s*[:—–-]\s*|\s+)(?=\S)|Note(?:\s+(\d{1,2}))?\s*[:—–]\s*"
+    r"|Примечани[ея](?:\s+(\d{1,2}))?\s*[:—–-]\s*)"
+)
+NOTE_WORDS = {True: "NOTE", False: "примечание"}  # english -> the word of a note's clause id
+NOTE_ID = re.compile(rf" (?:{'|'.join(NOTE_WORDS.values())})(?: \d+)?$")  # «§6.1.3 NOTE 2», «п. 4.2 примечание»
+
+
+def note_id(owner: str, number: str | None, *, english: bool) -> str:
+    """A note's clause id: the clause it is a note to, the word, its number if it has one («§6.1.3 NOTE 2»)."""
+    return " ".join(x for x in (owner, NOTE_WORDS[english], number or "") if x)
+
+
+def note_number(m: re.Match[str]) -> str | None:
+    return m.group(1) or m.group(2) or m.group(3)
+
+
 def enhancement_id(control: str, number: str) -> str:
     return f"{control}({number})"
 

@@ -352,15 +352,16 @@ PARAGRAPH_WORD = re.compile(r"(?i)\s*(?:paragraphs?|paras?\.|items?)\s")
 ANNEX_WORDS = frozenset({"annex", "appendix", "прил", "приложение"})
 # Words that name a part of a document and stay in its address («Appendix C item 1», «Chapter 2»).
 PART_WORDS = frozenset(
-    "appendix annex attachment chapter part subpart article recital schedule exhibit footnote "
-    "прил приложение раздел разд глава гл статья ст часть сноска".split()
+    "appendix annex attachment chapter part subpart article recital schedule exhibit footnote note "
+    "прил приложение раздел разд глава гл статья ст часть сноска примечание".split()
 )
 # Words a citation may put before a heading it names by title («chapter «Catalog Zones»», «раздел «Общие положения»»).
 TITLE_WORDS = re.compile(r"^(?:chapter|section|heading|глава|раздел|заголовок)\s+", re.IGNORECASE)
 
 
 # A part named in another case («приложения А», «статьи 5», «главы 2») is the part its clause id abbreviates.
-_PART_FORMS = {"прилож": "прил", "статьи": "ст", "статье": "ст", "статья": "ст", "главы": "гл", "главе": "гл"}
+_PART_FORMS = {"прилож": "прил", "статьи": "ст", "статье": "ст", "статья": "ст", "главы": "гл", "главе": "гл",
+               "примеч": "примечание"}  # fmt: skip
 
 
 @lru_cache(maxsize=1 << 16)  # every clause id of a document is keyed again for each citation read by its path
