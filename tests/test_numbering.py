@@ -765,3 +765,31 @@ def test_a_note_numbered_with_superscript_digits_belongs_to_the_clause_of_its_ma
     assert verify.verify_quote(root, note, "Методика 1 п. 3.1").verdict == "wrong_clause"
     marked = "имеющая лицензию на деятельность по защите информации."  # the quote reads past the mark
     assert verify.verify_quote(root, f"Оценку проводит организация, {marked}", "Методика 1 п. 1.2").verdict == "ok"
+
+
+def test_a_specifications_bracketed_tags_and_ids_numbered_by_tens_are_clauses(tmp_path: Path) -> None:
+    """«[R-12] The ground segment shall …» (a tag in square brackets) and «REQ-SYS-030» alone in its section of a
+    series numbered by tens («…-021» before it, «…-040» after it) are clauses, cited «R-12», «[R-12]», «REQ-SYS-030»;
+    an entry of a list of references («[RFC-812] K. Harrenstien, …, March 1982.») is no tag."""
+    from docshelf.law.numbering import read_label
+
+    text = (
+        "# Ground Segment Requirements\n\n## 3.1 Telemetry\n\n"
+        "REQ-SYS-020 The ground segment shall archive every telemetry frame it receives.\n\n"
+        "REQ-SYS-021 The ground segment shall time-tag every frame with station time.\n\n"
+        "## 3.2 Commanding\n\nREQ-SYS-030 The ground segment shall verify every command before uplink.\n\n"
+        "## 3.3 Monitoring\n\nREQ-SYS-040 The ground segment shall monitor the link margin continuously.\n\n"
+        "## 3.4 Interfaces\n\n[R-11] The ground segment shall accept schedules from the mission planning system.\n\n"
+        "[R-12] The ground segment shall report the station status to the operations center.\n"
+    )
+    root = _one_document(tmp_path, text, "GCS-SRS")
+    cases = [
+        ("The ground segment shall verify every command before uplink.", "REQ-SYS-030", "REQ-SYS-030"),
+        ("The ground segment shall report the station status to the operations center.", "R-12", "R-12"),
+        ("The ground segment shall report the station status to the operations center.", "[R-12]", "R-12"),
+    ]
+    for quote, ref, clause in cases:
+        got = verify.verify_quote(root, quote, f"GCS-SRS {ref}")
+        assert (got.verdict, got.level, got.clause) == ("ok", "clause", clause), (ref, got.message)
+    assert [x.atom for x in read_label("[R-12] The ground segment shall report the station status.")] == ["R-12"]
+    assert read_label("[RFC-812] K. Harrenstien, V. White, NICNAME/WHOIS, RFC-812, March 1982.") == []

@@ -29,6 +29,9 @@ def id_like(style: str) -> bool:
     return style.startswith(GENERIC) or _ID_DASH_STYLE.fullmatch(style) is not None
 
 
+GAP = 10  # a numbering stepping by tens leaves at most this much between two labels printed
+
+
 @dataclass(frozen=True)
 class Census:
     series: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict)  # (style, value) → series
@@ -55,6 +58,14 @@ class Census:
         """Whether the label ``step`` away in ``label``'s series is printed (a level in the id may change)."""
         return any(near_series(p, label.parent) for p in self.series.get((label.style, label.value + step), ()))
 
+    def between(self, label: Label, span: int = GAP) -> bool:
+        """Whether the series prints a label below ``label`` and one above it, each within ``span``: a numbering
+        that steps by tens («REQ-SYS-021», «REQ-SYS-030» alone in its section, «REQ-SYS-040»), not a list of
+        references whose numbers lie thousands apart («[RFC2119]», «[RFC5280]»)."""
+        return any(self.neighbour(label, -d) for d in range(1, span + 1)) and any(
+            self.neighbour(label, d) for d in range(1, span + 1)
+        )
+
     def evidenced(self, label: Label) -> bool:
         """Whether an id label is a numbering's: not a code, and a neighbour or nesting is printed either way.
         Labels of other kinds are judged elsewhere: True."""
@@ -63,7 +74,7 @@ class Census:
         if label.atom in self.codes:
             return False
         nested = label.atom in self.containers or label.container in self.atoms
-        return self.neighbour(label, -1) or self.neighbour(label, 1) or nested
+        return self.neighbour(label, -1) or self.neighbour(label, 1) or nested or self.between(label)
 
 
 def census(texts: Iterable[str]) -> Census:

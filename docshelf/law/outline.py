@@ -166,6 +166,8 @@ class Outline:
             return self._level_of(label.style)
         if self.census is not None and (self.census.neighbour(label, 1) or label.atom in self.census.containers):
             return self._level_of(label.style)  # its successor or a label nested in it heads a later section
+        if self.census is not None and self.census.between(label):
+            return self._level_of(label.style)  # a numbering by tens: «REQ-SYS-030» between «…-021» and «…-040»
         return None
 
     def _level_of(self, style: str) -> float:

@@ -21,9 +21,13 @@ GENERIC = "~"  # a style read from a label's shape starts with this
 _SEGMENT = r"[A-Za-zА-Яа-яЁё0-9]+"
 # The token, what closes it («.», «:», «)») and what may follow: a capital, a quote or a bracket (after a dash
 # or not: «A01:2021 – Broken …»), or the end of the block.
+# A specification's tag in square brackets is one too: «[R-12] The ground segment shall …».
 _TOKEN = re.compile(
-    rf"^({_SEGMENT}(?:[.\-:]{_SEGMENT})*)([.:)]?)(?=[ \t\u00a0]+(?:[—–-][ \t\u00a0]+)?[A-ZА-ЯЁ«\"“(]|\s*$)"
+    rf"^(?:\[(?=[^\]\s]+\]))?({_SEGMENT}(?:[.\-:]{_SEGMENT})*)(\]|[.:)]?)"
+    r"(?=[ \t\u00a0]+(?:[—–-][ \t\u00a0]+)?[A-ZА-ЯЁ«\"“(]|\s*$)"
 )
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_ENTRY_CHARS = 400  # how far into a bracketed tag's block a reference entry prints its year
 _YEAR_SUFFIX = re.compile(r":(?:19|20)\d\d$")  # «A01:2021»: the edition the list is of, not its value
 _VALUE = re.compile(r"(?<!\d)(\d{1,4})$|(?<=[.\-:])([a-zа-я])$")  # trailing digits, or one letter after a separator
 _LETTERS = "abcdefghijklmnopqrstuvwxyz", "абвгдежзиклмнопрстуфхцчшщэюя"
@@ -47,8 +51,10 @@ class Shape:
 def read_shape(text: str) -> Shape | None:
     """The shape of the label ``text`` starts with, or None when it starts with none."""
     m = _TOKEN.match(text)
-    if m is None:
-        return None
+    if m is None or text.startswith("[") != (m.group(2) == "]"):
+        return None  # a bracket opened is closed right after the tag, and only then
+    if text.startswith("[") and _YEAR.search(text[: _ENTRY_CHARS]):
+        return None  # «[RFC-812] K. Harrenstien, … March 1982.»: an entry of a list of references, not a requirement
     atom = m.group(1)
     year = _YEAR_SUFFIX.search(atom)
     core, suffix = (atom[: year.start()], year.group(0)) if year else (atom, "")
@@ -74,7 +80,7 @@ def read_shape(text: str) -> Shape | None:
     if value <= 0:
         return None
     style = f"{GENERIC}{_shape(series)}{mark}{suffix}"
-    return Shape(atom, atom + m.group(2), style, value, series, _container(series), m.end())
+    return Shape(atom, m.group(0), style, value, series, _container(series), m.end())
 
 
 def neighbour(series: str, style: str, value: int) -> str:
