@@ -793,3 +793,25 @@ def test_a_specifications_bracketed_tags_and_ids_numbered_by_tens_are_clauses(tm
         assert (got.verdict, got.level, got.clause) == ("ok", "clause", clause), (ref, got.message)
     assert [x.atom for x in read_label("[R-12] The ground segment shall report the station status.")] == ["R-12"]
     assert read_label("[RFC-812] K. Harrenstien, V. White, NICNAME/WHOIS, RFC-812, March 1982.") == []
+
+
+def test_a_summary_table_restating_the_recommendations_is_no_second_place_of_them() -> None:
+    """A benchmark's «Appendix: Summary Table» restates «| 1.1.1 | Ensure mounting of cramfs … |» after the file of
+    «1.1» that heads its recommendations «### 1.1.1 Ensure …» inside it: «1.1.1» stays one place (it was a second
+    one, and every recommendation was proven at document level only)."""
+    from docshelf.law.clauses import section_clauses
+
+    recommendation = (
+        "### 1.1.{k} Ensure mounting of filesystem {k} is disabled\n\nRationale: It reduces the attack surface.\n\n"
+    )
+    first = "## 1.1 Filesystem Configuration\n\n" + "".join(recommendation.format(k=k) for k in (1, 2, 3))
+    table = "## Appendix: Summary Table\n\n| Recommendation | Title | Set Correctly |\n|---|---|---|\n" + "".join(
+        f"| 1.1.{k} | Ensure mounting of filesystem {k} is disabled | Yes No |\n" for k in (1, 2, 3)
+    )
+    known: set[str] = set()
+    assert [c.id for c in section_clauses(first, "§1.1", english=True, known=known)][1:] == [
+        "§1.1.1",
+        "§1.1.2",
+        "§1.1.3",
+    ]
+    assert section_clauses(table, "", english=True, known=known, title="Appendix: Summary Table") == []

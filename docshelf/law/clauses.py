@@ -320,6 +320,8 @@ def section_clauses(
     closed.extend(headed.close(0, len(markdown)))
     known.update(outline.known)
     known.add(outline.root)
+    # the numbers of the headings inside this text too: a summary table restating «1.1.1» later is no second place
+    known.update(atom(c.id) for c in closed if c.start in {at for at, _title in heads})
     if kind not in _ENGLISH:
         closed.extend(paragraphs.clauses(skip={"", approved}))
     out.extend(sorted(_restarted_under_headings(closed, heads), key=lambda c: (c.start, -c.end)))
