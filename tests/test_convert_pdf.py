@@ -363,3 +363,21 @@ def test_a_bold_heading_and_its_first_child_set_line_under_line_are_two_headings
     page.insert_text((72, 180), "Текст раздела.", fontsize=10, fontname="dejavu", fontfile=str(regular))
     texts = [b.text for b in convert(doc.tobytes(), name="gost.pdf").blocks]
     assert texts[:3] == [lines[0], lines[1], "8 Требования к процессу регистрации событий"], texts
+
+
+def test_the_next_id_of_a_series_opens_its_paragraph_whatever_line_ended_the_one_before() -> None:
+    """«REQ-SYS-020 The GCS shall …» / «Verification: T» / «REQ-SYS-021 The GCS shall …» set line under line: the next
+    id of the series the paragraph opened with is a paragraph of its own (the line before ended no sentence, and
+    requirement 021 was filed in 020: its text proven under the wrong id)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    lines = [
+        "REQ-SYS-020 The GCS shall archive every telemetry frame it receives.",
+        "Verification: T",
+        "REQ-SYS-021 The GCS shall time-tag every frame with the station time.",
+        "Verification: A",
+    ]
+    for n, line in enumerate(lines):
+        page.insert_text((72, 100 + 12 * n), line, fontsize=10)
+    texts = [b.text for b in convert(doc.tobytes(), name="srs.pdf").blocks]
+    assert texts == [f"{lines[0]} {lines[1]}", f"{lines[2]} {lines[3]}"], texts

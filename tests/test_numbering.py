@@ -815,3 +815,27 @@ def test_a_summary_table_restating_the_recommendations_is_no_second_place_of_the
         "§1.1.3",
     ]
     assert section_clauses(table, "", english=True, known=known, title="Appendix: Summary Table") == []
+
+
+def test_a_paragraph_after_the_last_item_of_a_list_is_the_clauses_not_the_items() -> None:
+    """ISO's «a) …; b) …; and c) … .» then «The scope shall be available as documented information.»: the list is over
+    at its item ending with a stop, and the paragraph is §4.3's — a quote from it cited «4.3 c)» is not proven there;
+    a law's paragraph after a part's points is that part's «абз. 2»."""
+    from docshelf.law.clauses import section_clauses
+
+    md = (
+        "## 4.3 Determining the scope\n\nThe organization shall consider:\n\n"
+        "a) the external and internal issues referred to in 4.1;\n\nb) the requirements referred to in 4.2; and\n\n"
+        "c) interfaces and dependencies between activities.\n\n"
+        "The scope shall be available as documented information.\n"
+    )
+    spans = {c.id: md[c.start : c.end] for c in section_clauses(md, "", english=True)}
+    assert spans["§4.3 item c"] == "c) interfaces and dependencies between activities."
+    assert spans["§4.3"].endswith("The scope shall be available as documented information.")
+    law = (
+        "5. Оператор обязан:\n\n1) уведомлять субъекта персональных данных;\n\n2) хранить сведения об обработке.\n\n"
+        "Требования настоящей части не применяются к операторам связи.\n\n6. Оператор вправе поручить обработку.\n"
+    )
+    spans = {c.id: law[c.start : c.end] for c in section_clauses(law, "ст. 9")}
+    assert spans["ст. 9 ч. 5 п. 2"] == "2) хранить сведения об обработке."
+    assert spans["ст. 9 ч. 5 абз. 2"] == "Требования настоящей части не применяются к операторам связи."

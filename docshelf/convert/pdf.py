@@ -547,6 +547,9 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
     if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size and not jump:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
     clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None or opens_item(ln.text.lstrip())
+    # the next id of the series the paragraph opened with («REQ-SYS-020 …» / «Verification: T» / «REQ-SYS-021 …»)
+    if opens_item(ln.text.lstrip()) and _succeeds(para.lines[0].text.lstrip(), ln.text.lstrip()):
+        return True
     # An item followed by the next of its list after the conjunction joining them («1) … criteria; and» / «2)
     # criteria …»); not a sentence enumerating inline, whose next point a line break set at the margin («either
     # (a) originated the route, or» / «(b) created …»: the paragraph opens with no label).

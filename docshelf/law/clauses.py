@@ -253,6 +253,12 @@ def section_clauses(
                     cid = g.note_id(owner_id, g.note_number(note), english=kind in _ENGLISH)
                     closed.append(Clause(cid, start, numbering.trim_end(markdown, end)))
                 continue
+            if found is None and stack and not g.is_editorial(text) and _list_over(stack[-1], closed, markdown, start):
+                # «d) …; e) … .» then «The scope shall be available …»: the paragraph is the clause's, not «e)»'s
+                close(
+                    min(o.depth for o in stack if o.label is not None and not _POINT_STYLE.fullmatch(o.label.style)),
+                    start,
+                )
             if found is None and kind in _ENGLISH and _RUN_IN_HEADING.match(text):
                 # «Discussion: …», «Related Controls: …» after a control's statement «c. … 2. …»: the list is over,
                 # the paragraph is the control's, not its last item's.
@@ -328,6 +334,24 @@ def section_clauses(
     return out
 
 
+def _list_over(top: outline_.Open, closed: list[Clause], markdown: str, at: int) -> bool:
+    """Whether the list item open at ``at`` ended its list: a list whose items end with «;» is over after the
+    item that ends with «.» — the paragraph after it is the clause's (ISO 27001's «… c) …; and d) … .» then «The
+    scope shall be available as documented information.»)."""
+    if top.label is None or _POINT_STYLE.fullmatch(top.label.style):
+        return False
+    if not markdown[top.start : at].rstrip().endswith("."):
+        return False
+    key = numbering.address_key(top.id)
+    sibling = next((c for c in reversed(closed) if c.end <= top.start and c.id != top.id), None)
+    if sibling is None or numbering.address_key(sibling.id)[:-1] != key[:-1]:
+        return False
+    return _ENDS_ITEM.search(markdown[sibling.start : sibling.end].rstrip()) is not None
+
+
+_ENDS_ITEM = re.compile(r";(?:\s*(?:and|or|и|или|либо))?$")
+
+
 def _restarted_under_headings(clauses: list[Clause], heads: list[tuple[int, str]]) -> list[Clause]:
     """A word-named series restarting under each unnumbered heading («Step 1» under «Installing the Agent»
     and again under «Removing the Agent»): each place spelled with its heading, ««Removing the Agent» Step 1»,
@@ -396,7 +420,8 @@ _ITEM = g.ITEM
 # The same run after a sentence, inside a block whose items the PDF ran together: «… elements]. Supplemental Guidance:»
 # Two words or more («Supplemental Guidance:», «Related Controls:»): a one-word «Example:» or «Note:» inside an item is
 # the item's own. Not «1. Resolution:» (a label's dot).
-_POINT_STYLE = re.compile(r"n(?:\.n)*\.?")  # a numbered point or section («4.2», «6.1.3», «5.»), not a list's item
+# A numbered point, part or section («4.2», «6.1.3», «5.»: styles «n.n», «n», «1.»), not a list's item («1)», «a)»)
+_POINT_STYLE = re.compile(r"(?:1|n(?:\.n)*)\.?")
 _RUN_IN_INSIDE = re.compile(r"(?<=[a-z)\]][.;]\s)[A-Z][a-z]+(?: [A-Z][a-z]+){1,3}:\s")
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
 

@@ -53,7 +53,7 @@ def read_shape(text: str) -> Shape | None:
     m = _TOKEN.match(text)
     if m is None or text.startswith("[") != (m.group(2) == "]"):
         return None  # a bracket opened is closed right after the tag, and only then
-    if text.startswith("[") and _YEAR.search(text[: _ENTRY_CHARS]):
+    if text.startswith("[") and _YEAR.search(text[:_ENTRY_CHARS]):
         return None  # «[RFC-812] K. Harrenstien, … March 1982.»: an entry of a list of references, not a requirement
     atom = m.group(1)
     year = _YEAR_SUFFIX.search(atom)
