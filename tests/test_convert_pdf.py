@@ -363,6 +363,14 @@ def test_a_bold_heading_and_its_first_child_set_line_under_line_are_two_headings
     page.insert_text((72, 180), "Текст раздела.", fontsize=10, fontname="dejavu", fontfile=str(regular))
     texts = [b.text for b in convert(doc.tobytes(), name="gost.pdf").blocks]
     assert texts[:3] == [lines[0], lines[1], "8 Требования к процессу регистрации событий"], texts
+    # a contents page's bold entries end with their page: they are no headings, and stay as they were read
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for n, line in enumerate(["2 Audience 9", "3 AI Risks and Trustworthiness 12"]):
+        page.insert_text((72, 100 + 14 * n), line, fontsize=10, fontname="dejavub", fontfile=str(bold))
+    assert [b.text for b in convert(doc.tobytes(), name="toc.pdf").blocks] == [
+        "2 Audience 9 3 AI Risks and Trustworthiness 12"
+    ]
 
 
 def test_the_next_id_of_a_series_opens_its_paragraph_whatever_line_ended_the_one_before() -> None:

@@ -153,8 +153,9 @@ def notes_go_on(records: Sequence[SectionMeta], files: dict[str, str], continues
         if note is None or text.endswith((".", ";", ":", "!", "?", ")")):
             continue
         start = min((c.start for c in here.clauses if c.id != here.clause), default=0)
-        left = {c.id for c in before.clauses}
-        carried = [c for c in here.clauses if c.start == start and c.id != here.clause and c.id in left]
+        # the clauses carried in at the piece's first text (a bracketed note the piece before read as a point, its
+        # clause then given to the note there, is carried too: «(17) Directive …» / «… p. 22).» is note 17's)
+        carried = [c for c in here.clauses if c.start == start and c.id != here.clause]
         if carried:
             kept = tuple(c for c in here.clauses if c not in carried)
             joined = Clause(note.id, start, max(c.end for c in carried))
@@ -189,7 +190,7 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool,
         for m in numbering.BLOCK.finditer(text):
             block = m.group(0)
             if act and (bracket := _BRACKET.match(block)) and m.start() not in named:
-                end = numbering.trim_end(text, m.end())
+                end = numbering.trim_end(text, _runs_on(text, m.end()))  # a note a line break cut goes on
                 out.append(_Note(int(bracket.group(1)), n, m.start(), end, False, True))
                 continue
             angle = _ANGLE.match(block)
@@ -217,7 +218,9 @@ def _notes(records: Sequence[SectionMeta], files: dict[str, str], english: bool,
     return _in_runs(out)
 
 
-_GOES_ON = re.compile(r"\n\n(?=[a-z(])[^\n]+")  # the next block continues a sentence: a small letter opens it
+# the next block continues a sentence: a small letter, a bracket that is no note's number, or an act's number
+# («98/27/EC and …») opens it
+_GOES_ON = re.compile(r"\n\n(?=[a-z]|\((?!\d{1,3}\))|\d+/)[^\n]+")
 
 
 def _runs_on(text: str, end: int) -> int:

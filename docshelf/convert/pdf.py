@@ -539,7 +539,10 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
     if prev.bold:  # a wrapped bold heading continues on the next line, unless the line opens a heading
         # (an article's, or a section number after the heading's own: «7 Требования …» / «7.1 Общие требования»)
         opening = any(kind.heading.match(ln.text.strip()) for kind in HEADINGS if kind.name in _OPENING_KINDS)
-        return opening or (_DECIMAL.match(para.lines[0].text.lstrip()) and _DECIMAL.match(ln.text.lstrip())) is not None
+        # (not a contents page's entries «2 Audience 9» / «3 AI Risks … 12»: a title that ends with its page)
+        titles = _DECIMAL.match(para.lines[0].text.lstrip()) and _DECIMAL.match(ln.text.lstrip())
+        entry = _PAGE_AT_END.search(" " + " ".join(x.text for x in para.lines))
+        return opening or (titles is not None and not entry)
     indented = ln.x0 > left(ln) + 0.8 * size
     ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
     if indented and ends_sentence:
@@ -568,6 +571,7 @@ def _succeeds(first: str, line: str) -> bool:
     )
 
 
+_PAGE_AT_END = re.compile(r"\s\d{1,4}\s*$")
 _DECIMAL = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?\s+[A-ZА-ЯЁ]")  # a section number and its title: «7.1 Общие …»
 
 
