@@ -474,3 +474,102 @@ def test_a_standards_note_is_a_clause_of_the_clause_it_follows(
     for ref in refs:
         check = verify_quote(root, quote, f"{doc_id} {ref}")
         assert (check.verdict, check.level, check.clause) == ("ok", "clause", clause), (ref, check.message)
+
+
+_CODE = """# Кодекс об административных правонарушениях тестовых полок
+
+## Статья 13.11. Нарушение правил хранения сведений
+
+1. Нарушение правил хранения сведений о пользователях полки - влечет наложение административного штрафа.
+
+2. Повторное нарушение правил хранения сведений о пользователях - влечет дисквалификацию на срок до года.
+
+Примечание. За административные проступки индивидуальные предприниматели несут ответственность как юридические лица.
+
+## Статья 13.12. Нарушение правил защиты информации
+
+1. Нарушение условий лицензии на шифрование информации - влечет наложение административного штрафа.
+
+Примечания:
+
+1. Под средствами шифрования понимаются программные и аппаратные средства тестовых полок.
+
+2. Положения настоящей статьи не применяются к органам государственной власти тестовых полок.
+"""
+
+
+@pytest.mark.parametrize(
+    ("quote", "refs", "clause"),
+    [
+        ("За административные проступки индивидуальные предприниматели несут ответственность",
+         ["ст. 13.11 примечание", "примечание к ст. 13.11", "примечание к статье 13.11"], "ст. 13.11 примечание"),
+        ("Положения настоящей статьи не применяются к органам государственной власти",
+         ["ст. 13.12 примечание 2", "примечание 2 к ст. 13.12", "п. 2 примечания к ст. 13.12"],
+         "ст. 13.12 примечание 2"),
+        ("Нарушение условий лицензии на шифрование информации", ["ч. 1 ст. 13.12"], "ст. 13.12 ч. 1"),
+    ],
+)  # fmt: skip
+def test_a_codes_notes_to_an_article_are_its_notes_not_its_last_part(
+    tmp_path: Path, quote: str, refs: list[str], clause: str
+) -> None:
+    """A code's article ends with «Примечание. …» or «Примечания:» and numbered notes «1. …», «2. …»: they are the
+    article's notes («примечание к ст. 13.11», «примечание 2 к ст. 13.12»), not its last part's text nor its parts
+    1 and 2 a second time (which made «ч. 1 ст. 13.12» name two places)."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "code.md"
+    source.write_text(_CODE, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "codes", "КоАП ТП"), progress=lambda _m: None)
+    for ref in refs:
+        check = verify_quote(root, quote, f"КоАП ТП {ref}")
+        assert (check.verdict, check.level, check.clause) == ("ok", "clause", clause), (ref, check.message)
+
+
+_DECREE = """# Постановление Правительства тестовых полок № 233
+
+1. Утвердить прилагаемые Перечень систем тестовых полок и Положение о категорировании тестовых полок.
+
+2. Органам власти обеспечить категорирование систем в течение года со дня вступления в силу.
+
+3. Настоящее постановление вступает в силу с 1 сентября 2099 года и действует шесть лет.
+
+УТВЕРЖДЕН постановлением Правительства тестовых полок № 233
+
+## ПЕРЕЧЕНЬ СИСТЕМ ТЕСТОВЫХ ПОЛОК
+
+| Наименование системы | Владелец |
+|---|---|
+| Система управления светофорными объектами | органы местного самоуправления |
+
+УТВЕРЖДЕНО постановлением Правительства тестовых полок № 233
+
+## ПОЛОЖЕНИЕ О КАТЕГОРИРОВАНИИ ТЕСТОВЫХ ПОЛОК
+
+1. Настоящее Положение устанавливает порядок категорирования систем тестовых полок.
+
+2. Категорирование проводит комиссия, назначаемая руководителем субъекта тестовых полок.
+"""
+
+
+def test_a_part_named_in_a_citation_is_where_its_point_is_looked_for(tmp_path: Path) -> None:
+    """«Перечень п. 3»: the Перечень has no point 3, so the citation names nothing — it was proven at the decree's
+    own «п. 3» (the part's name dropped), a clause-level `ok` for text the cited part does not hold."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "decree.md"
+    rows = "".join(
+        f"| Система тестовых полок номер {n} района {n} | органы власти района {n} |\n" for n in range(2, 120)
+    )
+    more = "".join(
+        f"\n{n}. Комиссия рассматривает сведения о системе номер {n} в течение месяца.\n" for n in range(3, 90)
+    )
+    text = _DECREE.replace("органы местного самоуправления |\n", f"органы местного самоуправления |\n{rows}") + more
+    source.write_text(text, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "acts", "ПП 233"), progress=lambda _m: None)
+    assert {s.part for m in shelf.metas(root) for s in m.sections} == {"", "Перечень", "Положение"}  # pieces
+    quote = "Настоящее постановление вступает в силу с 1 сентября 2099 года"
+    assert verify_quote(root, quote, "ПП 233 Перечень п. 3").verdict == "unknown_ref"
+    own = verify_quote(root, quote, "ПП 233 п. 3")
+    assert (own.verdict, own.level, own.clause) == ("ok", "clause", "п. 3")
+    got = verify_quote(
+        root, "Категорирование проводит комиссия, назначаемая руководителем субъекта", "ПП 233 Положение п. 2"
+    )
+    assert (got.verdict, got.level, got.clause) == ("ok", "clause", "Положение п. 2"), got.message

@@ -96,6 +96,7 @@ def section_clauses(
     once = frozenset(h for h in headings_inside if headings_inside.count(h) == 1) if headings is None else headings
     headed = TitledHeadings(markdown)
     heads: list[tuple[int, str]] = []  # where each heading starts, with its title when it has no number
+    notes_of: tuple[str, list[int]] | None = None  # after «Примечания:»: whose notes, and where each began
     id_headings: set[int] = set()  # where a heading opening with an id label («V2.1 …», «T1059 …») starts
     body = next((a for text, a, _b in blocks if not text.startswith(("#", ">"))), len(markdown))
     resumed = {(o.id, body) for o in carried or ()}  # their paragraphs were counted in the piece before
@@ -242,14 +243,27 @@ def section_clauses(
             if found is None and kind == "order" and g.APPROVAL_STAMP.match(text.replace("*", "")):
                 close(float("-inf"), start)  # «Утверждены постановлением …» ends the act's last point
                 continue
-            if found is None and (note := g.NOTE_LINE.match(text.replace("*", ""))):
-                # «NOTE 2 …», «Примечание — …»: a note to the clause it follows, not to that clause's last list item;
-                # an item after it goes on from the one it closed
+            plain = text.replace("*", "")
+            if notes_of and re.match(rf"{len(notes_of[1]) + 1}\.?\s+(?=\S)", plain):
+                # «Примечания:» then «1. Под средствами …», «2. …»: notes 1, 2 of the article, not its parts again
+                notes_of[1].append(start)
+                cid = g.note_id(notes_of[0], str(len(notes_of[1])), english=kind in _ENGLISH)
+                closed.append(Clause(cid, start, numbering.trim_end(markdown, end)))
+                continue
+            notes_of = None
+            if found is None and (note := g.NOTE_LINE.match(plain) or g.NOTES_HEAD.match(plain)):
+                # «NOTE 2 …», «Примечание — …»: a note to the clause it follows, not to that clause's last list item
+                # (a law's: to its article, not its last part); an item after it goes on from the one it closed
                 items = [o.depth for o in stack if o.label is not None and not _POINT_STYLE.fullmatch(o.label.style)]
+                if kind == "law" and stack:
+                    items.append(stack[0].depth if stack[0].id != section_clause else 1)
                 if items:
                     close(min(items), start, pause=True)
                 if owner_id := (stack[-1].id if stack else base or section_clause or titled):
                     headed.holds_text()
+                    if note.re is g.NOTES_HEAD:
+                        notes_of = (owner_id, [])
+                        continue
                     cid = g.note_id(owner_id, g.note_number(note), english=kind in _ENGLISH)
                     closed.append(Clause(cid, start, numbering.trim_end(markdown, end)))
                 continue

@@ -283,8 +283,10 @@ def footnote_owner(clause: str) -> str | None:
 # «Примечание 1 — …». Group 1: its number, when it has one. («Note that …» opens an ordinary sentence.)
 NOTE_LINE = re.compile(
     r"^(?:NOTE(?:\s+(\d{1,2}))?(?:\s*[:—–-]\s*|\s+)(?=\S)|Note(?:\s+(\d{1,2}))?\s*[:—–]\s*"
-    r"|Примечани[ея](?:\s+(\d{1,2}))?\s*[:—–-]\s*)"
+    r"|Примечание(?:\s+(\d{1,2}))?\s*[.:—–-]\s*(?=\S))"  # a code's article ends with «Примечание. …»
 )
+# «Примечания:» (or «Примечания.») alone: the numbered paragraphs after it («1. …», «2. …») are notes 1, 2
+NOTES_HEAD = re.compile(r"^Примечания\s*[.:]?\s*$")
 NOTE_WORDS = {True: "NOTE", False: "примечание"}  # english -> the word of a note's clause id
 NOTE_ID = re.compile(rf" (?:{'|'.join(NOTE_WORDS.values())})(?: \d+)?$")  # «§6.1.3 NOTE 2», «п. 4.2 примечание»
 

@@ -176,11 +176,16 @@ def address_places(meta: DocMeta, rest: str) -> tuple[list[Place], list[str]]:
     the innermost part first) or, when no clause has it whole, ends with it. Several ids: ambiguous.
     """
     rest = grammar.OWN_ANNEX.sub("", rest.strip())  # «Annex A A.5.1.1»: the annex its label already names
-    names = {form for p in doc_parts(meta) for form in name_forms(p)}
+    part_names = {form: p for p in doc_parts(meta) for form in name_forms(p)}
     words = [w for w in re.split(r"\s+", rest.strip()) if w and w.casefold().strip(".,;:") not in grammar.FILLER_WORDS]
-    words = [w for w in words if w.casefold().strip(".,;:") not in names]
+    # A part the citation names («Перечень п. 3», «Правила п. 5») is where the path is looked for: another part's
+    # «п. 3» (the act's own) is not it.
+    parts = {part_names[w.casefold().strip(".,;:")] for w in words if w.casefold().strip(".,;:") in part_names}
+    words = [w for w in words if w.casefold().strip(".,;:") not in part_names]
     want = numbering.address_key(" ".join(words))
-    clauses = [(s, c, numbering.address_key(c.id)) for s in meta.sections for c in s.clauses]
+    clauses = [
+        (s, c, numbering.address_key(c.id)) for s in meta.sections if not parts or s.part in parts for c in s.clauses
+    ]
     own = {a for _s, _c, k in clauses for a in k}  # the document's own labels («id.am» of a CSF category)
     if not want or not all(re.search(r"\d", a) or len(a) <= 4 or a in numbering.PART_WORDS or a in own for a in want):
         return [], []
@@ -237,7 +242,9 @@ def _parts_reversed(key: tuple[str, ...]) -> tuple[str, ...]:
     groups: list[tuple[str, ...]] = []
     k = 0
     while k < len(key):
-        size = 2 if key[k] in numbering.PART_WORDS and k + 1 < len(key) else 1
+        size = (
+            2 if key[k] in numbering.PART_WORDS and k + 1 < len(key) and key[k + 1] not in numbering.PART_WORDS else 1
+        )
         groups.append(key[k : k + size])
         k += size
     return tuple(a for group in reversed(groups) for a in group)
