@@ -476,7 +476,7 @@ def test_a_standards_note_is_a_clause_of_the_clause_it_follows(
         assert (check.verdict, check.level, check.clause) == ("ok", "clause", clause), (ref, check.message)
 
 
-_CODE = """# Кодекс об административных правонарушениях тестовых полок
+_KOAP = """# Кодекс об административных правонарушениях тестовых полок
 
 ## Статья 13.11. Нарушение правил хранения сведений
 
@@ -517,7 +517,7 @@ def test_a_codes_notes_to_an_article_are_its_notes_not_its_last_part(
     1 and 2 a second time (which made «ч. 1 ст. 13.12» name two places)."""
     root = shelf.init(tmp_path / "shelf")
     source = tmp_path / "code.md"
-    source.write_text(_CODE, encoding="utf-8")
+    source.write_text(_KOAP, encoding="utf-8")
     shelf.add(root, [source], DocOptions("", "codes", "КоАП ТП"), progress=lambda _m: None)
     for ref in refs:
         check = verify_quote(root, quote, f"КоАП ТП {ref}")
