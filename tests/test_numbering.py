@@ -839,3 +839,22 @@ def test_a_paragraph_after_the_last_item_of_a_list_is_the_clauses_not_the_items(
     spans = {c.id: law[c.start : c.end] for c in section_clauses(law, "ст. 9")}
     assert spans["ст. 9 ч. 5 п. 2"] == "2) хранить сведения об обработке."
     assert spans["ст. 9 ч. 5 абз. 2"] == "Требования настоящей части не применяются к операторам связи."
+
+
+def test_testing_procedures_listed_one_after_another_in_a_cell_are_clauses_each() -> None:
+    """PCI DSS prints a requirement's testing procedures in one cell, «2.2.2.a Examine … 2.2.2.b Examine … 2.2.2.c
+    …»: each is a clause ending where the next begins (2.2.2.a held .b and .c, and proved their text)."""
+    from docshelf.law.clauses import section_clauses
+
+    md = (
+        "## 2.2 System components are configured and managed securely.\n\n"
+        "| Requirements | Testing Procedures | Guidance |\n|---|---|---|\n"
+        "| 2.2.2 Vendor default accounts are handled as follows: the password is replaced. | 2.2.2.a Examine the "
+        "configuration standards to confirm the handling. 2.2.2.b Examine a sample of system components to confirm "
+        "the passwords. 2.2.2.c Examine vendor documentation to confirm unused accounts were removed. | Purpose "
+        "Attackers use default accounts. |\n"
+    )
+    spans = {c.id: md[c.start : c.end] for c in section_clauses(md, "§2.2", english=True)}
+    assert spans["2.2.2.a"].endswith("to confirm the handling.")
+    assert spans["2.2.2.b"] == "2.2.2.b Examine a sample of system components to confirm the passwords."
+    assert spans["2.2.2.c"].startswith("2.2.2.c Examine vendor documentation")

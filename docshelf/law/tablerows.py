@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from docshelf.law import grammar as g
-from docshelf.law import numbering, shapes
+from docshelf.law import numbering, outline, shapes
 from docshelf.law.census import Census
 from docshelf.law.shapes import GENERIC
 from docshelf.records import Clause
@@ -51,6 +51,15 @@ def row_ids(table: str, start: int, taken: set[str], rows: set[int]) -> list[Cla
                 at = start + row.start() + m.start() + len(m.group(0)) - len(m.group(0).lstrip())
                 found.append((labels[0], at, start + row.start()))
                 break
+    # «2.2.1.a Examine … 2.2.1.b Examine …»: the ids that go on in the text after one (a cell listing its testing
+    # procedures one after another, a row continued below) are clauses too, each ending where the next begins
+    for label, a, row_start in list(found):
+        for offset, later in outline.run_in(table[a - start :], label):
+            if a + offset not in stops:
+                found.append((later, a + offset, row_start))
+                stops.append(a + offset)
+    found.sort(key=lambda f: f[1])
+    stops.sort()
     series = {(label.style, label.parent, label.value) for label, _a, _b in found}
     out: list[Clause] = []
     ids = Census.of([label for label, _a, _b in found])  # a level in an id may change: «AC.L1-3.1.2», «AC.L2-3.1.3»
