@@ -389,3 +389,22 @@ def test_the_next_id_of_a_series_opens_its_paragraph_whatever_line_ended_the_one
         page.insert_text((72, 100 + 12 * n), line, fontsize=10)
     texts = [b.text for b in convert(doc.tobytes(), name="srs.pdf").blocks]
     assert texts == [f"{lines[0]} {lines[1]}", f"{lines[2]} {lines[3]}"], texts
+
+
+def test_a_short_line_ending_a_sentence_and_the_next_back_at_the_margin_are_two_paragraphs() -> None:
+    """«e) procedures for handling exemptions to the policy.» (an item indented, stopping short) and «Topic-specific
+    policies can be issued …» back at the margin: the paragraph after a list is no longer the last item's text; a
+    paragraph's indented first line that happens to end a sentence still goes on at the margin."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((70, 100), "e) procedures for handling exemptions and exceptions to the policy.", fontsize=10)
+    wide = "Topic-specific policies can be issued for access control, physical security and the asset management."
+    page.insert_text((60, 114), wide, fontsize=10)
+    first = "1. The operator keeps the register of every processing operation in the organization."
+    page.insert_text((85, 160), first, fontsize=10)
+    page.insert_text(
+        (60, 174), "It reviews the register every year and records each review in the same register.", fontsize=10
+    )
+    texts = [b.text for b in convert(doc.tobytes(), name="items.pdf").blocks]
+    assert texts[:2] == ["e) procedures for handling exemptions and exceptions to the policy.", wide], texts
+    assert texts[2].startswith(first) and texts[2].endswith("in the same register."), texts
