@@ -573,3 +573,23 @@ def test_a_part_named_in_a_citation_is_where_its_point_is_looked_for(tmp_path: P
         root, "Категорирование проводит комиссия, назначаемая руководителем субъекта", "ПП 233 Положение п. 2"
     )
     assert (got.verdict, got.level, got.clause) == ("ok", "clause", "Положение п. 2"), got.message
+
+
+def test_a_clause_id_in_quotes_is_read_whole_even_when_it_holds_the_documents_name(tmp_path: Path) -> None:
+    """«How to Reference ASVS Requirements» NOTE of «OWASP ASVS 9.0.0»: the title's «ASVS» is the heading's word, not
+    the document's name to cut out of the reference (the clause id was «not understood»)."""
+    text = (
+        "# OWASP ASVS 9.0.0\n\n## 1 Scope\n\n1.1 The standard covers the verification of web applications.\n\n"
+        "## How to Reference ASVS Requirements\n\nEach requirement has an identifier in the format chapter.section.\n\n"
+        "Note: The v preceding the version number in the format should always be lowercase.\n"
+    )
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "asvs.md"
+    source.write_text(text, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "standards", "OWASP ASVS 9.0.0"), progress=lambda _m: None)
+    quote = "The v preceding the version number in the format should always be lowercase."
+    ref = "OWASP ASVS 9.0.0 «How to Reference ASVS Requirements» NOTE"
+    got = verify_quote(root, quote, ref)
+    assert (got.verdict, got.level, got.clause) == ("ok", "clause", "«How to Reference ASVS Requirements» NOTE"), (
+        got.message
+    )

@@ -257,6 +257,9 @@ def _ambiguity(meta: DocMeta, targets: list[Target]) -> str:
     )
 
 
+_QUOTED_TAIL = re.compile(r"«[^«»]+»[^«»]*$")
+
+
 def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None) -> Resolution:
     """Read ``ref`` completely at ``commit``; CitationError (naming what was not understood) otherwise."""
     ref = ref.strip()
@@ -273,6 +276,11 @@ def resolve_ref(root: Path, ref: str, commit: str, *, as_of: date | None = None)
         known = ", ".join(sorted(m.id for m in metas)[:30])
         raise CitationError(f"No document on the shelf matches {ref!r}. Documents: {known}.")
     english = meta.english
+    # «‹How to Reference ASVS Requirements› NOTE»: a clause id in quotes, read whole before the document's names are
+    # cut out of the reference (they may be words of the title: «ASVS»)
+    if (tail := _QUOTED_TAIL.search(undated)) and (by_id := _clause_targets(meta, tail.group(0).strip())):
+        if not _ambiguity(meta, by_id):
+            return Resolution(meta.id, tail.group(0).strip(), "clause", by_id, others, [note] if note else [])
     rest = undated
     for name in _matched_names(meta, undated):  # «152-ФЗ «О персональных данных»»: the id and the title both go
         rest = docnames.without(rest, name)
