@@ -567,3 +567,7 @@ def test_an_extract_that_leaves_sections_out_keeps_the_sections_it_prints() -> N
     blocks += [Block("7 Требования к процессу управления доступом", bold=True), Block("Текст раздела.")]
     blocks += [Block("7.1 Общие требования", bold=True), Block("Текст."), Block("7.2 Состав мер", bold=True)]
     assert [h.number for h in find_headings(tuple(blocks))] == ["1", "2", "3", "4", "7", "7.1", "7.2"]
+    # an excerpt that opens at «5 Organizational controls» with «5.1 …» under it
+    excerpt = [Block("5 Organizational controls", bold=True), Block("Текст."), Block("5.1 Policies", bold=True)]
+    excerpt += [Block("Text."), Block("5.2 Roles and responsibilities", bold=True), Block("Text.")]
+    assert [h.number for h in find_headings(tuple(excerpt))] == ["5", "5.1", "5.2"]

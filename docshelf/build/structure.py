@@ -198,9 +198,11 @@ def _out_of_sequence(numbered: list[tuple[int, str]]) -> list[int]:
             continue
         prev = last.get(letter)
         ok = parts[0] <= 3 and max(parts) <= 3 if prev is None else _follows(prev, parts)
-        # A wider jump is an extract's («4 …» then «7 …», sections 5 and 6 left out) when the next numbered line is
-        # the first child of the number it jumps to («7.1»): a list item or a stray number opens no outline.
-        ok = ok or (prev is not None and parts > prev and k + 1 < len(keys) and keys[k + 1] == (letter, (*parts, 1)))
+        # A wider jump is an extract's («4 …» then «7 …», sections 5 and 6 left out; an excerpt opening at «5 …») when
+        # the next numbered line is the first child of the number it jumps to («7.1»): a list item or a stray number
+        # opens no outline.
+        child = k + 1 < len(keys) and keys[k + 1] == (letter, (*parts, 1))
+        ok = ok or (child and (prev is None or parts > prev))
         if ok:
             last[letter] = parts
         else:
