@@ -31,6 +31,7 @@ SHELF_IDS = {
     "Приказ ФСТЭК № 17": "",
     "NIST SP 800-218": "Secure Software Development Framework (SSDF) Version 1.1",
     "NIST.AI.100-1": "Artificial Intelligence Risk Management Framework (AI RMF 1.0)",
+    "ISO/IEC 27001:2022": "",
 }
 
 
@@ -56,6 +57,9 @@ def _named(text: str) -> list[tuple[str, ...]]:
         ("ГОСТ 7.3 п. 5", []),  # two parts are the whole version: nothing shorter
         ("SSDF PO.1", [("NIST SP 800-218",)]),  # the acronym its title gives it
         ("AI RMF 1.0 GOVERN 1.1", [("NIST.AI.100-1",)]),
+        ("ISO 27001 6.1.2", [("ISO/IEC 27001:2022",)]),  # a standard of two bodies by either one
+        ("ISO/IEC 27001 A.5.1", [("ISO/IEC 27001:2022",)]),
+        ("ISO 27002 5.1", []),
     ],
 )
 def test_a_document_is_named_by_its_short_forms_and_by_nothing_longer(text: str, named: list[tuple[str, ...]]) -> None:

@@ -29,6 +29,7 @@ _REVISION = re.compile(
 _VERSION_TAIL = re.compile(r"(?<=\d\.\d)(?:\.\d+)+$|(?<=\d\.\d\d)(?:\.\d+)+$")
 _YEAR = re.compile(r"(?:(?<=\d)[-:/]|(?<=[^\W\d_])\s+)(?:19|20)\d\d$")
 _PUBLISHER = re.compile(r"^[A-Z]{3,}[\s.]+(?=[A-Z])")  # «NIST SP …», «OWASP ASVS …», «NIST.AI.100-1»
+_JOINT = re.compile(r"^([A-Z]{2,})/([A-Z]{2,})\s+(?=\d)")  # «ISO/IEC 27001», a standard of two bodies
 _KIND_ONLY = re.compile(r"^[A-Z]{2,}\s+(?=\d+(?:-\d+[A-Z]?)\b)")  # «SP 800-53» → «800-53»
 _ACRONYM = re.compile(r"\((?P<name>[A-Z][A-Za-z]*[A-Z](?:\s+[A-Z]{2,})*)(?:\s+(?P<version>\d+(?:\.\d+)*))?\)")
 
@@ -108,7 +109,9 @@ def _stripped(doc_id: str) -> list[str]:
         forms = list(dict.fromkeys([*forms, *(pattern.sub("", f).strip() for f in forms)]))
     latin = [f for f in forms if f.isascii()]
     forms += [_KIND_ONLY.sub("", f) for f in latin if _bare_number_ok(_KIND_ONLY.sub("", f))]
-    return forms
+    # «ISO/IEC 27001»: people name it by either body, «ISO 27001»
+    forms += [f"{m[body]} {f[m.end() :]}" for f in latin if (m := _JOINT.match(f)) for body in (1, 2)]
+    return list(dict.fromkeys(forms))
 
 
 def _bare_number_ok(form: str) -> bool:
