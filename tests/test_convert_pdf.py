@@ -408,3 +408,22 @@ def test_a_short_line_ending_a_sentence_and_the_next_back_at_the_margin_are_two_
     texts = [b.text for b in convert(doc.tobytes(), name="items.pdf").blocks]
     assert texts[:2] == ["e) procedures for handling exemptions and exceptions to the policy.", wide], texts
     assert texts[2].startswith(first) and texts[2].endswith("in the same register."), texts
+
+
+def test_a_line_ending_inside_an_open_bracket_goes_on_on_the_next() -> None:
+    """SP 800-53 rev. 5 wraps «3. [Assignment:» / «organization-defined time period] when …» with the continuation
+    indented: the colon inside the bracket ends no sentence, and the item stays one paragraph (its halves were two,
+    and the next item ran into the second)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((80, 100), "3. Notify account managers within [Assignment:", fontsize=10)
+    page.insert_text((95, 112), "organization-defined time period] when users are transferred; and", fontsize=10)
+    page.insert_text(
+        (80, 124), "4. Review the accounts for compliance with the account management requirements.", fontsize=10
+    )
+    texts = [b.text for b in convert(doc.tobytes(), name="catalog.pdf").blocks]
+    assert texts[0] == (
+        "3. Notify account managers within [Assignment: organization-defined time period] when users are "
+        "transferred; and"
+    ), texts
+    assert texts[1].startswith("4. Review the accounts")

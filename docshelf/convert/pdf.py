@@ -544,7 +544,8 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
         entry = _PAGE_AT_END.search(" " + " ".join(x.text for x in para.lines))
         return opening or (titles is not None and not entry)
     indented = ln.x0 > left(ln) + 0.8 * size
-    ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?"))
+    # (not inside a bracket the line opened: «… [Assignment:» / «organization-defined frequency]» goes on)
+    ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?")) and not _OPEN_BRACKET.search(prev.text)
     if indented and ends_sentence:
         return True
     if ends_sentence and ln.x0 < prev.x0 - 0.5 * size and prev.x1 < ln.x1 - 8 * size and not jump:
@@ -573,6 +574,7 @@ def _succeeds(first: str, line: str) -> bool:
     )
 
 
+_OPEN_BRACKET = re.compile(r"\[[^\]]*$")  # a square bracket opened and not closed on the line
 _PAGE_AT_END = re.compile(r"\s\d{1,4}\s*$")
 _DECIMAL = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?\s+[A-ZА-ЯЁ]")  # a section number and its title: «7.1 Общие …»
 
