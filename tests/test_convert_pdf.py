@@ -301,12 +301,23 @@ def test_a_cells_line_by_line_shading_rules_nothing() -> None:
     ]
 
 
+def _lines_pdf(lines: list[str], *, font: str = "", step: float = 14.0, gap_before: int = -1) -> bytes:
+    """One page with ``lines`` set under each other at the margin, in DejaVu (``font`` «dejavu» or «dejavub») or
+    the built-in Helvetica; ``gap_before``: the index of a line set after a blank line's worth of space."""
+    files = dict(zip(("dejavu", "dejavub"), map(str, pdfgen.find_dejavu_fonts()), strict=True))
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for n, line in enumerate(lines):
+        y = 100 + step * n + (20 if 0 <= gap_before <= n else 0)
+        page.insert_text((72, y), line, fontsize=10, **({"fontname": font, "fontfile": files[font]} if font else {}))
+    data: bytes = doc.tobytes()
+    return data
+
+
 def test_an_item_followed_by_the_next_of_its_list_ends_whatever_joins_them() -> None:
     """«1) … criteria; and» / «2) criteria for …» and «(1) …, and» / «(2) Will not …» set line under line with no gap
     or indent: each item is a paragraph of its own. A sentence enumerating inline whose next point a line break
     set at the margin («either (a) originated the route, or» / «(b) created …») stays one paragraph."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
     lines = [
         "The organization shall define and apply a risk assessment process that:",
         "1) establishes and maintains the risk acceptance criteria; and",
@@ -316,9 +327,7 @@ def test_an_item_followed_by_the_next_of_its_list_ends_whatever_joins_them() -> 
         "If the other speaker either (a) originated the route, or",
         "(b) created the route by aggregation, it is the local AS.",
     ]
-    for n, line in enumerate(lines):
-        page.insert_text((72, 100 + 14 * n + 20 * (n >= 5)), line, fontsize=10)  # a gap before the last sentence
-    texts = [b.text for b in convert(doc.tobytes(), name="items.pdf").blocks]
+    texts = [b.text for b in convert(_lines_pdf(lines, gap_before=5), name="items.pdf").blocks]
     assert "1) establishes and maintains the risk acceptance criteria; and" in texts, texts
     assert "2) criteria for performing information security risk assessments." in texts
     assert "(2) Will not affect intrastate aviation in Alaska, and" in texts
@@ -331,17 +340,12 @@ def test_an_item_followed_by_the_next_of_its_list_ends_whatever_joins_them() -> 
 def test_a_point_glued_to_its_first_word_opens_its_paragraph_after_a_one_line_point() -> None:
     """«3.2.1.Анализ документации …» under a one-line «3.2. …», line under line with no gap or indent: the glued
     number opens a paragraph as «3.2.1. Анализ» does (it was run into the point before and no clause)."""
-    regular, _bold = pdfgen.find_dejavu_fonts()
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
     lines = [
         "3.2. Оценка включает следующие этапы, выполняемые последовательно.",
         "3.2.1.Анализ документации, в ходе которого изучаются исходные данные.",
         "3.2.2.Проверка реализации мер защиты информации на объекте оценки.",
     ]
-    for n, line in enumerate(lines):
-        page.insert_text((72, 100 + 14 * n), line, fontsize=10, fontname="dejavu", fontfile=str(regular))
-    texts = [b.text for b in convert(doc.tobytes(), name="metodika.pdf").blocks]
+    texts = [b.text for b in convert(_lines_pdf(lines, font="dejavu"), name="metodika.pdf").blocks]
     assert texts == lines, texts
 
 
@@ -349,45 +353,26 @@ def test_a_bold_heading_and_its_first_child_set_line_under_line_are_two_headings
     """«7 Требования к процессу управления доступом» and «7.1 Общие требования» in bold on consecutive lines: the
     child's number opens a heading of its own (they were one heading «7 … 7.1 Общие требования»); a bold title
     wrapped onto a second line stays one."""
-    regular, bold = pdfgen.find_dejavu_fonts()
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
-    lines = [
-        "7 Требования к процессу управления доступом",
-        "7.1 Общие требования",
-        "8 Требования к процессу",
-        "регистрации событий",
-    ]
-    for n, line in enumerate(lines):
-        page.insert_text((72, 100 + 14 * n), line, fontsize=10, fontname="dejavub", fontfile=str(bold))
-    page.insert_text((72, 180), "Текст раздела.", fontsize=10, fontname="dejavu", fontfile=str(regular))
-    texts = [b.text for b in convert(doc.tobytes(), name="gost.pdf").blocks]
+    lines = ["7 Требования к процессу управления доступом", "7.1 Общие требования", "8 Требования к процессу"]
+    lines += ["регистрации событий"]
+    texts = [b.text for b in convert(_lines_pdf(lines, font="dejavub"), name="gost.pdf").blocks]
     assert texts[:3] == [lines[0], lines[1], "8 Требования к процессу регистрации событий"], texts
     # a contents page's bold entries end with their page: they are no headings, and stay as they were read
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
-    for n, line in enumerate(["2 Audience 9", "3 AI Risks and Trustworthiness 12"]):
-        page.insert_text((72, 100 + 14 * n), line, fontsize=10, fontname="dejavub", fontfile=str(bold))
-    assert [b.text for b in convert(doc.tobytes(), name="toc.pdf").blocks] == [
-        "2 Audience 9 3 AI Risks and Trustworthiness 12"
-    ]
+    toc = _lines_pdf(["2 Audience 9", "3 AI Risks and Trustworthiness 12"], font="dejavub")
+    assert [b.text for b in convert(toc, name="toc.pdf").blocks] == ["2 Audience 9 3 AI Risks and Trustworthiness 12"]
 
 
 def test_the_next_id_of_a_series_opens_its_paragraph_whatever_line_ended_the_one_before() -> None:
     """«REQ-SYS-020 The GCS shall …» / «Verification: T» / «REQ-SYS-021 The GCS shall …» set line under line: the next
     id of the series the paragraph opened with is a paragraph of its own (the line before ended no sentence, and
     requirement 021 was filed in 020: its text proven under the wrong id)."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=595, height=842)
     lines = [
         "REQ-SYS-020 The GCS shall archive every telemetry frame it receives.",
         "Verification: T",
         "REQ-SYS-021 The GCS shall time-tag every frame with the station time.",
         "Verification: A",
     ]
-    for n, line in enumerate(lines):
-        page.insert_text((72, 100 + 12 * n), line, fontsize=10)
-    texts = [b.text for b in convert(doc.tobytes(), name="srs.pdf").blocks]
+    texts = [b.text for b in convert(_lines_pdf(lines, step=12), name="srs.pdf").blocks]
     assert texts == [f"{lines[0]} {lines[1]}", f"{lines[2]} {lines[3]}"], texts
 
 
