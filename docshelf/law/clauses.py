@@ -122,6 +122,8 @@ def section_clauses(
         reading: numbering.Label | None = None
         generic = False  # read from the document's own numbering, not named by the grammar
         found: tuple[float, str] | None
+        if heading or text.startswith("|"):
+            notes_of = None  # a heading or a table ends the numbered notes of «Примечания:»
         if heading:
             level = len(text) - len(text.lstrip("#"))
             closed.extend(headed.close(level, start))
@@ -269,10 +271,7 @@ def section_clauses(
                 continue
             if found is None and stack and not g.is_editorial(text) and _list_over(stack[-1], closed, markdown, start):
                 # «d) …; e) … .» then «The scope shall be available …»: the paragraph is the clause's, not «e)»'s
-                close(
-                    min(o.depth for o in stack if o.label is not None and not _POINT_STYLE.fullmatch(o.label.style)),
-                    start,
-                )
+                close(stack[-1].depth, start)  # its own list: a list it is an item of is not judged here
             if found is None and kind in _ENGLISH and _RUN_IN_HEADING.match(text):
                 # «Discussion: …», «Related Controls: …» after a control's statement «c. … 2. …»: the list is over,
                 # the paragraph is the control's, not its last item's.
@@ -431,11 +430,11 @@ def _readings(block: str) -> list[numbering.Label]:
 
 
 _ITEM = g.ITEM
+# A numbered point, part or section («4.2», «6.1.3», «5.»: styles «n.n», «n», «1.»), not a list's item («1)», «a)»)
+_POINT_STYLE = re.compile(r"(?:1|n(?:\.n)*)\.?")
 # The same run after a sentence, inside a block whose items the PDF ran together: «… elements]. Supplemental Guidance:»
 # Two words or more («Supplemental Guidance:», «Related Controls:»): a one-word «Example:» or «Note:» inside an item is
 # the item's own. Not «1. Resolution:» (a label's dot).
-# A numbered point, part or section («4.2», «6.1.3», «5.»: styles «n.n», «n», «1.»), not a list's item («1)», «a)»)
-_POINT_STYLE = re.compile(r"(?:1|n(?:\.n)*)\.?")
 _RUN_IN_INSIDE = re.compile(r"(?<=[a-z)\]][.;]\s)[A-Z][a-z]+(?: [A-Z][a-z]+){1,3}:\s")
 _RUN_IN_HEADING = re.compile(r"^\**[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,3}:\**(?:\s|$)")  # «Discussion:», «Related Controls:»
 
