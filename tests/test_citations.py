@@ -593,3 +593,23 @@ def test_a_clause_id_in_quotes_is_read_whole_even_when_it_holds_the_documents_na
     assert (got.verdict, got.level, got.clause) == ("ok", "clause", "«How to Reference ASVS Requirements» NOTE"), (
         got.message
     )
+
+
+def test_a_gosts_numbered_notes_printed_in_one_paragraph_are_notes_each(tmp_path: Path) -> None:
+    """«Примечания 1 Для проверки … . 2 Результаты …» (a PDF ran the numbered notes into one paragraph): «примечание 1
+    к п. 5.2.2» holds note 1 only — it held note 2 as well, as the named label «Примечания 1»."""
+    text = (
+        "# ГОСТ Р 99004-2099 Защита информации\n\n## 5 Требования\n\n"
+        "5.2.2 Разработчик должен проверять сторонние компоненты на наличие известных уязвимостей.\n\n"
+        "Примечания 1 Для проверки сторонних компонентов рекомендуется использовать базы данных уязвимостей. "
+        "2 Результаты проверки сторонних компонентов хранят не менее трех лет после вывода из эксплуатации.\n\n"
+        "5.2.3 Разработчик документирует результаты проверки в журнале учета.\n"
+    )
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "gost.md"
+    source.write_text(text, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", "gost", "ГОСТ Р 99004-2099"), progress=lambda _m: None)
+    second = "Результаты проверки сторонних компонентов хранят не менее трех лет"
+    got = verify_quote(root, second, "ГОСТ Р 99004-2099 примечание 2 к п. 5.2.2")
+    assert (got.verdict, got.level, got.clause) == ("ok", "clause", "п. 5.2.2 примечание 2"), got.message
+    assert verify_quote(root, second, "ГОСТ Р 99004-2099 примечание 1 к п. 5.2.2").verdict == "wrong_clause"

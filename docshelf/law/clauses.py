@@ -253,7 +253,8 @@ def section_clauses(
                 closed.append(Clause(cid, start, numbering.trim_end(markdown, end)))
                 continue
             notes_of = None
-            if found is None and (note := g.NOTE_LINE.match(plain) or g.NOTES_HEAD.match(plain)):
+            inline_notes = g.NOTES_INLINE.match(plain)
+            if found is None and (note := g.NOTE_LINE.match(plain) or g.NOTES_HEAD.match(plain) or inline_notes):
                 # «NOTE 2 …», «Примечание — …»: a note to the clause it follows, not to that clause's last list item
                 # (a law's: to its article, not its last part); an item after it goes on from the one it closed
                 items = [o.depth for o in stack if o.label is not None and not _POINT_STYLE.fullmatch(o.label.style)]
@@ -265,6 +266,9 @@ def section_clauses(
                     headed.holds_text()
                     if note.re is g.NOTES_HEAD:
                         notes_of = (owner_id, [])
+                        continue
+                    if note.re is g.NOTES_INLINE:
+                        closed.extend(_inline_notes(text, start, note.end(), owner_id, kind in _ENGLISH))
                         continue
                     cid = g.note_id(owner_id, g.note_number(note), english=kind in _ENGLISH)
                     closed.append(Clause(cid, start, numbering.trim_end(markdown, end)))
@@ -345,6 +349,18 @@ def section_clauses(
         closed.extend(paragraphs.clauses(skip={"", approved}))
     out.extend(sorted(_restarted_under_headings(closed, heads), key=lambda c: (c.start, -c.end)))
     return out
+
+
+def _inline_notes(text: str, start: int, first: int, owner: str, english: bool) -> list[Clause]:
+    """«Примечания 1 … . 2 … .» in one block: note 1 from the block's start, each next where its number follows a
+    sentence's end."""
+    one = numbering.Label("1", "n", 1, "1", length=1)
+    starts = [0, *(first + offset for offset, _label in outline_.run_in(text[first:], one))]
+    ends = [*(at - 1 for at in starts[1:]), len(text.rstrip())]
+    return [
+        Clause(g.note_id(owner, str(n), english=english), start + a, start + len(text[:b].rstrip()))
+        for n, (a, b) in enumerate(zip(starts, ends, strict=True), start=1)
+    ]
 
 
 def _list_over(top: outline_.Open, closed: list[Clause], markdown: str, at: int) -> bool:

@@ -287,6 +287,8 @@ NOTE_LINE = re.compile(
 )
 # «Примечания:» (or «Примечания.») alone: the numbered paragraphs after it («1. …», «2. …») are notes 1, 2
 NOTES_HEAD = re.compile(r"^Примечания\s*[.:]?\s*$")
+# «Примечания 1 Для проверки … органами. 2 Результаты …»: a ГОСТ's numbered notes printed in one paragraph
+NOTES_INLINE = re.compile(r"^Примечания\s*[.:—–-]?\s+(?=1\.?\s+\S)")
 NOTE_WORDS = {True: "NOTE", False: "примечание"}  # english -> the word of a note's clause id
 NOTE_ID = re.compile(rf" (?:{'|'.join(NOTE_WORDS.values())})(?: \d+)?$")  # «§6.1.3 NOTE 2», «п. 4.2 примечание»
 

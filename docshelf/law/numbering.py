@@ -125,7 +125,7 @@ _NOT_NAMED = frozenset(
     "item point table figure fig page note example version revision edition volume vol issue draft release rfc "
     "art para tab tbl "
     "статья глава раздел подраздел часть приложение пункт подпункт абзац таблица рисунок рис страница стр "
-    "примечание пример версия редакция издание том выпуск форма".split()
+    "примечание примечания пример версия редакция издание том выпуск форма".split()
 )
 # «step n», «cis control n», «safeguard n.n»; «sr n.n re n»: a label printed after its parent's («SR 1.1 RE 1»)
 NAMED_STYLE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)? n(?:\.n)*(?: [^\W\d_]+ n(?:\.n)*)?")
