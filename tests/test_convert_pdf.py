@@ -412,3 +412,20 @@ def test_a_line_ending_inside_an_open_bracket_goes_on_on_the_next() -> None:
         "transferred; and"
     ), texts
     assert texts[1].startswith("4. Review the accounts")
+
+
+def test_an_items_line_stopping_a_little_short_before_a_paragraph_at_the_margin_ends_the_item() -> None:
+    """ISO 27002 «d) all personnel who use the organization's information and other associated assets.» stops some
+    five characters short of the line under it, «Individuals with an allocated information security role …», set back
+    at the margin: the paragraph is not the item's (its hanging label tells an item's line from a first line)."""
+    item = "d) all personnel who use the organization's information and other associated assets."
+    after = "Individuals with an allocated information security role can assign security tasks to others, but they"
+    width = pymupdf.get_text_length(after, fontsize=10) + 60 - (pymupdf.get_text_length(item, fontsize=10) + 70)
+    assert 40 < width < 80  # shorter than the line under it by less than 8 font sizes
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((70, 100), item, fontsize=10)
+    page.insert_text((60, 114), after, fontsize=10)
+    page.insert_text((60, 128), "they remain accountable for the tasks they delegate.", fontsize=10)
+    texts = [b.text for b in convert(doc.tobytes(), name="iso.pdf").blocks]
+    assert texts[0] == item and texts[1].startswith("Individuals with an allocated"), texts

@@ -548,8 +548,11 @@ def _starts_new(para: _Para, ln: _Line, left: Margin) -> bool:
     ends_sentence = prev.text.rstrip().endswith((".", ";", ":", "!", "?")) and not _OPEN_BRACKET.search(prev.text)
     if indented and ends_sentence:
         return True
-    if ends_sentence and ln.x0 < prev.x0 - 0.5 * size and prev.x1 < ln.x1 - 8 * size and not jump:
-        return True  # a short line ending a sentence, the next back at the margin: «e) … to the policy.» / «Topic-…»
+    # a short line ending a sentence, the next back at the margin: «e) … to the policy.» / «Topic-…»; an item's line
+    # (its label hangs) need stop less short than a paragraph's indented first line
+    short = (4 if PDF_PARAGRAPH_START.match(para.lines[0].text.lstrip()) else 8) * size
+    if ends_sentence and ln.x0 < prev.x0 - 0.5 * size and prev.x1 < ln.x1 - short and not jump:
+        return True
     if len(para.lines) == 1 and NUMBERED_TITLE.match(prev.text) and ln.x0 > prev.x0 + 0.8 * size and not jump:
         return True  # «6.4.1. The contents of …» at the margin, its text indented below (RFCs)
     clause = PDF_PARAGRAPH_START.match(ln.text.lstrip()) is not None or opens_item(ln.text.lstrip())
