@@ -27,6 +27,7 @@ from docshelf.convert.text import meaningful_title
 from docshelf.convert.wordbreaks import UNMAPPED, Vocabulary, attach_drop_caps, join_lines, without_unmapped
 from docshelf.errors import ConversionError, NoTextLayerError
 from docshelf.law.grammar import HEADINGS, NUMBERED_TITLE, PDF_PARAGRAPH_START, RUN_IN_TITLE
+from docshelf.law.lexicon import ITEM_JOINS
 from docshelf.law.numbering import opens_item, read_label
 from docshelf.model import Block, Converted
 
@@ -584,7 +585,7 @@ _DECIMAL = re.compile(r"\d{1,2}(?:\.\d{1,2})*\.?\s+[A-ZА-ЯЁ]")  # a section n
 
 # A list item ending with the conjunction that joins it to the next («…; and», «…, или»); one ending a sentence
 # starts the next anyway, and a comma alone may as well end a clause of one sentence («(1) … 12866,» / «(2) …»).
-_ENDS_ITEM = re.compile(r"[;,]\s*(?:and|or|и|или|либо)\s*$")
+_ENDS_ITEM = re.compile(rf"[;,]\s*{ITEM_JOINS}\s*$")
 
 
 def _goes_on_in_next_column(prev: _Line, ln: _Line) -> bool:

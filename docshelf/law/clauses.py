@@ -28,6 +28,7 @@ from docshelf.law.clause_ids import (
 )
 from docshelf.law.grammar import blank_editorial
 from docshelf.law.inline import run_before
+from docshelf.law.lexicon import ITEM_JOINS
 from docshelf.law.titled import TitledHeadings
 from docshelf.records import Clause
 
@@ -378,7 +379,7 @@ def _list_over(top: outline_.Open, closed: list[Clause], markdown: str, at: int)
     return _ENDS_ITEM.search(markdown[sibling.start : sibling.end].rstrip()) is not None
 
 
-_ENDS_ITEM = re.compile(r";(?:\s*(?:and|or|и|или|либо))?$")
+_ENDS_ITEM = re.compile(rf";(?:\s*{ITEM_JOINS})?$")
 
 
 def _restarted_under_headings(clauses: list[Clause], heads: list[tuple[int, str]]) -> list[Clause]:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 
+from docshelf.law.lexicon import ITEM_JOINS
 from docshelf.law.numbering import Label, read_label
 from docshelf.law.outline import predecessor, successor
 
 _OPENS = re.compile(r"[:—–]\s+")  # the colon (or dash) after which a list begins
-_BEFORE_NEXT = re.compile(r"[;,.]\s+(?:(?:and|or|и|или|либо)\s+)?$")  # what stands before a later item
+_BEFORE_NEXT = re.compile(rf"[;,.]\s+(?:{ITEM_JOINS}\s+)?$")  # what stands before a later item
 _STYLES = frozenset({"(a)", "(1)", "(i)", "a)", "1)", "я)", "(я)", "i)"})
 _MIN_ITEMS = 2
 

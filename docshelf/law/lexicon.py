@@ -11,6 +11,9 @@ COMPOUND_HEADS = frozenset(
     "историко административно".split()
 )
 
+# The words that join a list's items, after the «;» or «,» of the one before: «…; and» «2) …», «…, или».
+ITEM_JOINS = r"(?:and|or|и|или|либо)"
+
 
 def name_forms(name: str) -> set[str]:
     """A part's name in the cases a citation puts it in: «п. 1 Требований», «Правилами», «Методики»."""

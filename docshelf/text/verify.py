@@ -186,16 +186,14 @@ class _Shelf(NamedTuple):
 def _shelf_text(root: Path, commit: str) -> _Shelf:
     """The haystack for «where is it?» and for choosing sections of a document to look at closely."""
     blobs = gitrepo.blob_shas(root, commit, "docs", ".md")  # symbolic links are left out
-    keys = {}  # path -> its text's key in the store of normalized texts
-    for path, s in sections_at(root, commit).items():
-        if path in blobs:  # a meta naming a missing file: `docshelf check` reports it
-            keys[path] = normstore.key(blobs[path], s[1])
+    # (a meta naming a missing file is left out: `docshelf check` reports it)
+    sections = {path: s for path, (_doc, s) in sections_at(root, commit).items() if path in blobs}
+    keys = {path: normstore.key(blobs[path], s) for path, s in sections.items()}  # the texts' keys in the store
     stored = normstore.recall(root, keys.values())
     made = {}
     for path, k in keys.items():
         if k not in stored:
-            text = gitrepo.read_blob(root, blobs[path]).decode("utf-8")
-            made[k] = normstore.scan_text(text, sections_at(root, commit)[path][1])
+            made[k] = normstore.scan_text(gitrepo.read_blob(root, blobs[path]).decode("utf-8"), sections[path])
     if made:
         normstore.remember(root, made, keys.values())
     by_path = {path: stored[k] if k in stored else made[k] for path, k in keys.items()}
