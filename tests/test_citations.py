@@ -338,6 +338,15 @@ def test_an_eu_point_cited_through_its_subparagraph_is_proven_only_where_it_is_o
     assert one.verdict == "unknown_ref"  # no point (a) in paragraph 2: nothing is guessed
 
 
+def _shelf_of(tmp_path: Path, text: str, doc_id: str, category: str) -> Path:
+    """A shelf holding one Markdown document with ``text``, added as ``doc_id``."""
+    root = shelf.init(tmp_path / "shelf")
+    source = tmp_path / "doc.md"
+    source.write_text(text, encoding="utf-8")
+    shelf.add(root, [source], DocOptions("", category, doc_id), progress=lambda _m: None)
+    return root
+
+
 _BILL = """# Westland Data Security Act
 
 ## Section 1. Short title.
@@ -366,10 +375,7 @@ def test_a_subsection_the_cited_section_lacks_is_no_clause_not_another_sections_
 ) -> None:
     """«Section 2(b)» names §2's (b): §2 has none, so the reference names nothing — it must not land on
     «§4(b)(2)», the one clause whose path ends in «(b)(2)», and prove a quote from there at clause level."""
-    root = shelf.init(tmp_path / "shelf")
-    source = tmp_path / "bill.md"
-    source.write_text(_BILL, encoding="utf-8")
-    shelf.add(root, [source], DocOptions("", "bills", "WDSA"), progress=lambda _m: None)
+    root = _shelf_of(tmp_path, _BILL, "WDSA", "bills")
     quote = "technical safeguards that protect personal information in transit and at rest"
     check = verify_quote(root, quote, f"WDSA {ref}")
     assert check.verdict == "unknown_ref" and "Closest: §2" in check.message, check.message
@@ -403,10 +409,7 @@ _ANNEXED = """# ГОСТ Р 99002-2099 Защита информации
 def test_a_sub_point_under_an_annex_point_is_not_the_annexs_letter(tmp_path: Path, ref: str) -> None:
     """«прил. А п. А.2 подп. «а»»: the Cyrillic annex letter «А» and the sub-point «а» fold alike; the path as
     spelled is the sub-point, not «А», «А.2» at the end of «прил. А п. А.2» read backwards."""
-    root = shelf.init(tmp_path / "shelf")
-    source = tmp_path / "gost.md"
-    source.write_text(_ANNEXED, encoding="utf-8")
-    shelf.add(root, [source], DocOptions("", "gost", "ГОСТ Р 99002-2099"), progress=lambda _m: None)
+    root = _shelf_of(tmp_path, _ANNEXED, "ГОСТ Р 99002-2099", "gost")
     check = verify_quote(
         root, "а) численности работников, имеющих привилегированные права доступа", f"ГОСТ Р 99002-2099 {ref}"
     )
@@ -467,10 +470,7 @@ def test_a_standards_note_is_a_clause_of_the_clause_it_follows(
     """ISO's «NOTE 2 …» and a ГОСТ's «Примечание — …» are notes to the clause they follow, cited «6.1.3 NOTE 2»,
     «п. 4.2 примечание» — not the text of its last list item; an item after the notes goes on from the one they
     closed («c)»)."""
-    root = shelf.init(tmp_path / "shelf")
-    source = tmp_path / "standard.md"
-    source.write_text(text, encoding="utf-8")
-    shelf.add(root, [source], DocOptions("", "standards", doc_id), progress=lambda _m: None)
+    root = _shelf_of(tmp_path, text, doc_id, "standards")
     for ref in refs:
         check = verify_quote(root, quote, f"{doc_id} {ref}")
         assert (check.verdict, check.level, check.clause) == ("ok", "clause", clause), (ref, check.message)
@@ -515,10 +515,7 @@ def test_a_codes_notes_to_an_article_are_its_notes_not_its_last_part(
     """A code's article ends with «Примечание. …» or «Примечания:» and numbered notes «1. …», «2. …»: they are the
     article's notes («примечание к ст. 13.11», «примечание 2 к ст. 13.12»), not its last part's text nor its parts
     1 and 2 a second time (which made «ч. 1 ст. 13.12» name two places)."""
-    root = shelf.init(tmp_path / "shelf")
-    source = tmp_path / "code.md"
-    source.write_text(_KOAP, encoding="utf-8")
-    shelf.add(root, [source], DocOptions("", "codes", "КоАП ТП"), progress=lambda _m: None)
+    root = _shelf_of(tmp_path, _KOAP, "КоАП ТП", "codes")
     for ref in refs:
         check = verify_quote(root, quote, f"КоАП ТП {ref}")
         assert (check.verdict, check.level, check.clause) == ("ok", "clause", clause), (ref, check.message)
@@ -553,8 +550,6 @@ _DECREE = """# Постановление Правительства тесто�
 def test_a_part_named_in_a_citation_is_where_its_point_is_looked_for(tmp_path: Path) -> None:
     """«Перечень п. 3»: the Перечень has no point 3, so the citation names nothing — it was proven at the decree's
     own «п. 3» (the part's name dropped), a clause-level `ok` for text the cited part does not hold."""
-    root = shelf.init(tmp_path / "shelf")
-    source = tmp_path / "decree.md"
     rows = "".join(
         f"| Система тестовых полок номер {n} района {n} | органы власти района {n} |\n" for n in range(2, 120)
     )
@@ -562,8 +557,7 @@ def test_a_part_named_in_a_citation_is_where_its_point_is_looked_for(tmp_path: P
         f"\n{n}. Комиссия рассматривает сведения о системе номер {n} в течение месяца.\n" for n in range(3, 90)
     )
     text = _DECREE.replace("органы местного самоуправления |\n", f"органы местного самоуправления |\n{rows}") + more
-    source.write_text(text, encoding="utf-8")
-    shelf.add(root, [source], DocOptions("", "acts", "ПП 233"), progress=lambda _m: None)
+    root = _shelf_of(tmp_path, text, "ПП 233", "acts")
     assert {s.part for m in shelf.metas(root) for s in m.sections} == {"", "Перечень", "Положение"}  # pieces
     quote = "Настоящее постановление вступает в силу с 1 сентября 2099 года"
     assert verify_quote(root, quote, "ПП 233 Перечень п. 3").verdict == "unknown_ref"
@@ -583,10 +577,7 @@ def test_a_clause_id_in_quotes_is_read_whole_even_when_it_holds_the_documents_na
         "## How to Reference ASVS Requirements\n\nEach requirement has an identifier in the format chapter.section.\n\n"
         "Note: The v preceding the version number in the format should always be lowercase.\n"
     )
-    root = shelf.init(tmp_path / "shelf")
-    source = tmp_path / "asvs.md"
-    source.write_text(text, encoding="utf-8")
-    shelf.add(root, [source], DocOptions("", "standards", "OWASP ASVS 9.0.0"), progress=lambda _m: None)
+    root = _shelf_of(tmp_path, text, "OWASP ASVS 9.0.0", "standards")
     quote = "The v preceding the version number in the format should always be lowercase."
     ref = "OWASP ASVS 9.0.0 «How to Reference ASVS Requirements» NOTE"
     got = verify_quote(root, quote, ref)
@@ -605,10 +596,7 @@ def test_a_gosts_numbered_notes_printed_in_one_paragraph_are_notes_each(tmp_path
         "2 Результаты проверки сторонних компонентов хранят не менее трех лет после вывода из эксплуатации.\n\n"
         "5.2.3 Разработчик документирует результаты проверки в журнале учета.\n"
     )
-    root = shelf.init(tmp_path / "shelf")
-    source = tmp_path / "gost.md"
-    source.write_text(text, encoding="utf-8")
-    shelf.add(root, [source], DocOptions("", "gost", "ГОСТ Р 99004-2099"), progress=lambda _m: None)
+    root = _shelf_of(tmp_path, text, "ГОСТ Р 99004-2099", "gost")
     second = "Результаты проверки сторонних компонентов хранят не менее трех лет"
     got = verify_quote(root, second, "ГОСТ Р 99004-2099 примечание 2 к п. 5.2.2")
     assert (got.verdict, got.level, got.clause) == ("ok", "clause", "п. 5.2.2 примечание 2"), got.message
