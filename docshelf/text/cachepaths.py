@@ -11,3 +11,11 @@ VECTOR_STORE = "vectors.sqlite"  # the meaning vectors of every commit, by secti
 
 def vector_store(root: Path) -> Path:
     return root.resolve() / INDEX_DIR / VECTOR_STORE
+
+
+def prepare(folder: Path) -> None:
+    """The cache folder, made if needed, with a ``.gitignore`` so that Git never sees what is cached."""
+    folder.mkdir(exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():  # a shelf made without the template must not see the cache as a change
+        ignore.write_text("*\n", encoding="utf-8")

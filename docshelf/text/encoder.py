@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from docshelf.errors import DocShelfError
-from docshelf.text import indexcache, models
+from docshelf.text import cachepaths, models
 from docshelf.text.cachepaths import VECTOR_STORE, vector_store
 from docshelf.text.searchindex import Ranked, SearchIndex
 from docshelf.text.sections import read_sections
@@ -178,7 +178,7 @@ class VectorStore:
             if path.exists():
                 self.db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=30)
             return
-        indexcache.prepare(path.parent)
+        cachepaths.prepare(path.parent)
         self.db = sqlite3.connect(path, timeout=30)
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS vec(model TEXT NOT NULL, sha TEXT NOT NULL, data BLOB NOT NULL, "

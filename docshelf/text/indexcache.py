@@ -33,7 +33,7 @@ from docshelf.shelf import gitrepo
 from docshelf.text import searchindex as ix
 from docshelf.text import synonyms
 from docshelf.text.buildqueue import BUILDS
-from docshelf.text.cachepaths import INDEX_DIR
+from docshelf.text.cachepaths import INDEX_DIR, prepare
 from docshelf.text.fts5index import Fts5Index
 from docshelf.text.sections import is_meta, read_documents, read_shelf
 
@@ -101,14 +101,6 @@ def _build_lock(target: Path) -> Iterator[None]:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def prepare(folder: Path) -> None:
-    """The cache folder, made if needed, with a ``.gitignore`` so that Git never sees what is cached."""
-    folder.mkdir(exist_ok=True)
-    ignore = folder / ".gitignore"
-    if not ignore.exists():  # a shelf made without the template must not see the cache as a change
-        ignore.write_text("*\n", encoding="utf-8")
 
 
 def open_index(root: Path, commit: str) -> Fts5Index:

@@ -25,7 +25,7 @@ from docshelf.build.footnotes import MARKS
 from docshelf.law import grammar
 from docshelf.records import SectionMeta
 from docshelf.text import lawtext, normalize
-from docshelf.text.cachepaths import INDEX_DIR
+from docshelf.text.cachepaths import INDEX_DIR, prepare
 from docshelf.text.normalize import normalize_text
 
 STORE = "normalized.sqlite"
@@ -70,9 +70,7 @@ def store_path(root: Path) -> Path:
 def _open(root: Path) -> sqlite3.Connection | None:
     path = store_path(root)
     try:
-        path.parent.mkdir(exist_ok=True)
-        if not (path.parent / ".gitignore").exists():
-            (path.parent / ".gitignore").write_text("*\n", encoding="utf-8")
+        prepare(path.parent)
         db = sqlite3.connect(path, timeout=30)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
